@@ -172,6 +172,11 @@ export interface PortEvents {
 export type PortEventName = keyof PortEvents;
 export type PortListener<K extends PortEventName> = (event: PortEvents[K]) => void;
 
+/** One event as a tagged value, so mappers can return lists of them. */
+export type PortEvent = {
+  [K in PortEventName]: { name: K; payload: PortEvents[K] };
+}[PortEventName];
+
 export interface PortEmitter {
   /** Returns a function that removes the listener. */
   on<K extends PortEventName>(event: K, listener: PortListener<K>): () => void;
@@ -206,6 +211,10 @@ export class PortEventEmitter implements PortEmitter {
         this.onListenerError(err);
       }
     }
+  }
+
+  emitEvent(event: PortEvent): void {
+    this.emit(event.name, event.payload as never);
   }
 
   listenerCount(event: PortEventName): number {
