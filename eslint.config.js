@@ -1,0 +1,63 @@
+import js from '@eslint/js';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'crypto', 'child_process', 'http', 'net'];
+const restrict = (patterns, message) => ({
+  'no-restricted-imports': ['error', { patterns: [{ group: patterns, message }] }],
+});
+
+export default tseslint.config(
+  {
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      '**/.data/**',
+      'desktop/e2e/screenshots/**',
+      'coverage/**',
+      'release/**',
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      'no-console': ['error', { allow: ['warn', 'error'] }],
+    },
+  },
+  {
+    // shared runs anywhere: no Node, no DOM, no Electron, no app code.
+    files: ['shared/src/**/*.ts'],
+    languageOptions: { globals: {} },
+    rules: restrict(
+      [...nodeBuiltins, 'electron', '@atende/server*', '@atende/desktop*', '../../server/*', '../../desktop/*'],
+      'shared/ runs anywhere: it may not import Node, Electron, the server or the desktop app.',
+    ),
+  },
+  {
+    files: ['desktop/src/renderer/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    rules: restrict(
+      [...nodeBuiltins, 'electron', 'better-sqlite3', '**/main/**', '**/preload/**'],
+      'The renderer talks to the platform only through its typed client interface.',
+    ),
+  },
+  {
+    files: ['desktop/src/main/core/**/*.ts'],
+    rules: restrict(
+      [...nodeBuiltins, 'electron', 'better-sqlite3', '**/renderer/**'],
+      'main/core is pure: store, transport and clock are injected.',
+    ),
+  },
+  {
+    files: ['desktop/src/preload/**/*.ts'],
+    rules: restrict(['**/renderer/**', '**/main/**', 'better-sqlite3'], 'preload only bridges IPC.'),
+  },
+  {
+    files: ['server/src/**/*.ts'],
+    rules: restrict(['**/desktop/**', 'electron'], 'The server never imports the desktop app.'),
+  },
+);

@@ -1,0 +1,65 @@
+import { z } from 'zod';
+
+const DEFAULT_SECRET = 'atende-dev-secret-change-me';
+
+const bool = z
+  .enum(['on', 'off', 'true', 'false', '1', '0'])
+  .transform((v) => v === 'on' || v === 'true' || v === '1');
+
+const schema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    ROLE: z.enum(['api', 'worker', 'all']).default('all'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+    HOST: z.string().default('0.0.0.0'),
+    DATA_DIR: z.string().default('.data'),
+    DATABASE_URL: z.string().url().optional(),
+    REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
+    REDIS_PREFIX: z.string().default('atende'),
+    JWT_SECRET: z.string().min(16).default(DEFAULT_SECRET),
+    JWT_REFRESH_SECRET: z.string().min(16).default(`${DEFAULT_SECRET}-refresh`),
+    ACCESS_TOKEN_TTL: z.string().default('15m'),
+    REFRESH_TOKEN_TTL: z.string().default('7d'),
+    ADMIN_EMAIL: z.string().email().default('admin@atende.local'),
+    ADMIN_PASSWORD: z.string().min(5).default('admin123'),
+    SMTP_URL: z.string().url().optional(),
+    MAIL_FROM: z.string().default('Atende <no-reply@atende.local>'),
+    SIMULATOR: bool.optional(),
+    WEB_DIR: z.string().optional(),
+    CORS_ORIGIN: z.string().optional(),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    LOGIN_RATE_LIMIT: z.coerce.number().int().positive().default(10),
+    LOGIN_RATE_WINDOW_MS: z.coerce.number().int().positive().default(15 * 60_000),
+    JSON_LIMIT: z.string().default('1mb'),
+    MAX_SESSIONS_PER_PROCESS: z.coerce.number().int().positive().default(200),
+    TICKET_AUTO_CLOSE_HOURS: z.coerce.number().nonnegative().default(24),
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV === 'production' && env.JWT_SECRET.startsWith(DEFAULT_SECRET)) {
+      ctx.addIssue({ code: 'custom', path: ['JWT_SECRET'], message: 'must be set in production' });
+    }
+    if (env.NODE_ENV === 'production' && env.JWT_REFRESH_SECRET.startsWith(DEFAULT_SECRET)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['JWT_REFRESH_SECRET'],
+        message: 'must be set in production',
+      });
+    }
+  })
+  .transform((env) => ({ ...env, SIMULATOR: env.SIMULATOR ?? env.NODE_ENV !== 'production' }));
+
+export type Config = z.infer<typeof schema>;
+
+export class ConfigError extends Error {}
+
+/** Parses the environment; the error names every offending variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // An empty variable counts as unset (docker-compose and shells pass FOO= often).
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ''));
+  const parsed = schema.safeParse(present);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid environment: ${lines.join('; ')}`);
+  }
+  return parsed.data;
+}

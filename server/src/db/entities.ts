@@ -1,0 +1,8 @@
+import { CompanyEntity } from '../modules/companies/company.entity.js';
+import { PlanEntity } from '../modules/plans/plan.entity.js';
+import { QueueEntity } from '../modules/queues/queue.entity.js';
+import { SettingEntity } from '../modules/settings/setting.entity.js';
+import { UserEntity } from '../modules/users/user.entity.js';
+
+/** Every entity the data source knows. Add new ones at the end. */
+export const entities = [PlanEntity, CompanyEntity, UserEntity, SettingEntity, QueueEntity];

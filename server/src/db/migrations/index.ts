@@ -1,0 +1,4 @@
+import { Foundation1732233600000 } from './1732233600000-Foundation.js';
+
+/** Every migration, in order. Add new ones at the end. */
+export const migrations = [Foundation1732233600000];

@@ -1,0 +1,38 @@
+import type { DataSource } from 'typeorm';
+import { GLOBAL_SETTING_DEFAULTS } from '@atende/shared';
+import type { Config } from '../config.js';
+import { logger } from '../logger.js';
+import { addDays } from '../modules/companies/companies.service.js';
+import { PLATFORM_COMPANY_ID, SettingsService } from '../modules/settings/settings.service.js';
+import { hashPassword } from '../modules/users/users.service.js';
+
+/**
+ * On an empty database: the platform company, its super user, a default plan with every flag on,
+ * and the default settings. Runs in one transaction and does nothing once a company exists.
+ */
+export async function seed(ds: DataSource, config: Config): Promise<boolean> {
+  const passwordHash = await hashPassword(config.ADMIN_PASSWORD);
+  return ds.transaction(async (manager) => {
+    await manager.query('LOCK TABLE companies IN EXCLUSIVE MODE');
+    const [{ n }] = (await manager.query('SELECT count(*)::int AS n FROM companies')) as [{ n: number }];
+    if (n > 0) return false;
+    const [plan] = (await manager.query(
+      `INSERT INTO plans (name, users, connections, queues, value) VALUES ('Plano 1', 10, 10, 10, 0)
+       RETURNING id`,
+    )) as [{ id: number }];
+    await manager.query(
+      `INSERT INTO companies (id, name, email, "planId", status, "dueDate", recurrence)
+       VALUES ($1, 'Empresa 1', $2, $3, true, $4, 'MENSAL')`,
+      [PLATFORM_COMPANY_ID, config.ADMIN_EMAIL, plan!.id, addDays(new Date(), 365 * 100)],
+    );
+    await manager.query(`SELECT setval('companies_id_seq', (SELECT max(id) FROM companies))`);
+    await manager.query(
+      `INSERT INTO users ("companyId", name, email, "passwordHash", profile, super, "allTicket")
+       VALUES ($1, 'Admin', $2, $3, 'admin', true, 'enabled')`,
+      [PLATFORM_COMPANY_ID, config.ADMIN_EMAIL, passwordHash],
+    );
+    await SettingsService.seedDefaults(manager, PLATFORM_COMPANY_ID, { ...GLOBAL_SETTING_DEFAULTS });
+    logger.info('seeded the platform company, super user and default plan');
+    return true;
+  });
+}

@@ -1,0 +1,121 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import cookieParser from 'cookie-parser';
+import express, { type Express, type RequestHandler } from 'express';
+import helmet from 'helmet';
+import client from 'prom-client';
+import type { AppContext } from '../context.js';
+import { authRoutes } from '../modules/auth/auth.routes.js';
+import { companiesRoutes } from '../modules/companies/companies.routes.js';
+import { plansRoutes } from '../modules/plans/plans.routes.js';
+import { settingsRoutes } from '../modules/settings/settings.routes.js';
+import { usersRoutes } from '../modules/users/users.routes.js';
+import { VERSION } from '../version.js';
+import { AppError, errorMiddleware } from './errors.js';
+
+export const metrics = new client.Registry();
+client.collectDefaultMetrics({ register: metrics });
+const httpDuration = new client.Histogram({
+  name: 'http_request_duration_seconds',
+  help: 'HTTP request duration',
+  labelNames: ['method', 'route', 'status'],
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+  registers: [metrics],
+});
+
+const measure: RequestHandler = (req, res, next) => {
+  const end = httpDuration.startTimer();
+  res.on('finish', () => {
+    const route = (req.route as { path?: string } | undefined)?.path ?? 'unmatched';
+    end({ method: req.method, route, status: res.statusCode });
+  });
+  next();
+};
+
+/** Feature routers, in one list; later modules add theirs here. */
+export type RouterFactory = (app: AppContext) => express.Router;
+export const routers: RouterFactory[] = [
+  authRoutes,
+  companiesRoutes,
+  plansRoutes,
+  usersRoutes,
+  settingsRoutes,
+];
+
+async function health(app: AppContext) {
+  const [db, redis] = await Promise.all([
+    app.ds.query('SELECT 1').then(
+      () => 'ok',
+      () => 'down',
+    ),
+    app.redis.ping().then(
+      (r) => (r === 'PONG' ? 'ok' : 'down'),
+      () => 'down',
+    ),
+  ]);
+  return { status: db === 'ok' && redis === 'ok' ? 'ok' : 'error', db, redis };
+}
+
+/**
+ * The web build shares the origin with the API, and some paths are both (/tickets): a browser
+ * navigation (Accept: text/html) gets the app, anything else the API.
+ */
+function webApp(dir: string): RequestHandler[] {
+  const index = path.join(dir, 'index.html');
+  const fallback: RequestHandler = (req, res, next) => {
+    if (req.method !== 'GET' || req.accepts(['json', 'html']) !== 'html') return next();
+    res.sendFile(index);
+  };
+  return [express.static(dir, { index: false, maxAge: '1h' }), fallback];
+}
+
+export function createHttpApp(app: AppContext): Express {
+  const server = express();
+  server.disable('x-powered-by');
+  server.set('trust proxy', 'loopback');
+  server.use(measure);
+  server.use(
+    helmet({
+      contentSecurityPolicy: {
+        directives: {
+          'img-src': ["'self'", 'data:', 'blob:'],
+          'media-src': ["'self'", 'data:', 'blob:'],
+          'connect-src': ["'self'", 'ws:', 'wss:'],
+        },
+      },
+    }),
+  );
+  if (app.config.CORS_ORIGIN) {
+    const origin = app.config.CORS_ORIGIN;
+    server.use((req, res, next) => {
+      res.setHeader('Access-Control-Allow-Origin', origin);
+      res.setHeader('Access-Control-Allow-Credentials', 'true');
+      res.setHeader('Access-Control-Allow-Headers', 'Authorization, Content-Type');
+      res.setHeader('Access-Control-Allow-Methods', 'GET, POST, PUT, DELETE, OPTIONS');
+      if (req.method === 'OPTIONS') res.status(204).end();
+      else next();
+    });
+  }
+  server.use(express.json({ limit: app.config.JSON_LIMIT }));
+  server.use(cookieParser());
+
+  const webDir = app.config.WEB_DIR;
+  if (webDir && existsSync(path.join(webDir, 'index.html'))) server.use(...webApp(webDir));
+
+  server.get('/health', async (_req, res) => {
+    const state = await health(app);
+    res.status(state.status === 'ok' ? 200 : 503).json(state);
+  });
+  server.get('/version', (_req, res) => {
+    res.json({ version: VERSION });
+  });
+  server.get('/metrics', async (_req, res) => {
+    res.type(metrics.contentType).send(await metrics.metrics());
+  });
+
+  for (const factory of routers) server.use(factory(app));
+
+  server.use((_req, _res, next) => next(new AppError('ERR_NOT_FOUND')));
+  server.use(errorMiddleware);
+  return server;
+}

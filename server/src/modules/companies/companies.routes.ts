@@ -1,0 +1,151 @@
+import { Router } from 'express';
+import {
+  companyUpdate,
+  companyInput,
+  idParams,
+  idSchema,
+  pageQuery,
+  schedulesBody,
+  signupBody,
+} from '@atende/shared';
+import { z } from 'zod';
+import type { AppContext } from '../../context.js';
+import { AppError } from '../../http/errors.js';
+import { route } from '../../http/route.js';
+import type { AuthUser } from '../auth/tokens.js';
+import { PlanEntity } from '../plans/plan.entity.js';
+import { PAGE_SIZE, publicPlan } from '../plans/plans.routes.js';
+import { PLATFORM_COMPANY_ID } from '../settings/settings.service.js';
+import { assertCompanyNameFree, createCompany, signUp } from './companies.service.js';
+import { CompanyEntity, type Company } from './company.entity.js';
+
+export function companiesRoutes(app: AppContext): Router {
+  const router = Router();
+  const companies = () => app.ds.getRepository(CompanyEntity);
+
+  const withSettings = async (company: Company) => ({
+    ...company,
+    settings: (await app.settings.list(company.id)).map(({ key, value }) => ({ key, value })),
+  });
+
+  /** The super user reaches every company; anyone else only their own — others do not exist. */
+  const visibleCompany = async (user: AuthUser, id: number): Promise<Company> => {
+    const company = user.super || user.companyId === id ? await companies().findOneBy({ id }) : null;
+    if (!company) throw new AppError('ERR_NO_COMPANY_FOUND');
+    return company;
+  };
+  /** Changing a company is for the super user; another company is still "not found" to others. */
+  const changeableCompany = async (user: AuthUser, id: number): Promise<Company> => {
+    const company = await visibleCompany(user, id);
+    if (!user.super) throw new AppError('ERR_NO_PERMISSION');
+    return company;
+  };
+
+  router.post(
+    '/companies/cadastro',
+    route(app, { access: 'public', body: signupBody, status: 201 }, async ({ body }) => {
+      const company = await signUp(app, body);
+      return { id: company.id, name: company.name, dueDate: company.dueDate };
+    }),
+  );
+
+  router.get(
+    '/companies/listPlan/:companyId',
+    route(
+      app,
+      { params: z.object({ companyId: idSchema }) },
+      async ({ user, params }) => {
+        const company = await visibleCompany(user, params.companyId);
+        const plan = company.planId
+          ? await app.ds.getRepository(PlanEntity).findOneBy({ id: company.planId })
+          : null;
+        return { id: company.id, name: company.name, plan: plan ? publicPlan(plan) : null };
+      },
+    ),
+  );
+
+  router.get(
+    '/companies/list',
+    route(app, { access: 'super' }, async () =>
+      Promise.all((await companies().find({ order: { name: 'ASC' } })).map(withSettings)),
+    ),
+  );
+
+  router.get(
+    '/companies',
+    route(app, { access: 'super', query: pageQuery }, async ({ query }) => {
+      const qb = companies().createQueryBuilder('c');
+      if (query.searchParam) {
+        qb.where('(c.name ILIKE :s OR c.email ILIKE :s OR c.phone ILIKE :s)', {
+          s: `%${query.searchParam}%`,
+        });
+      }
+      const [rows, count] = await qb
+        .orderBy('c.name', 'ASC')
+        .skip((query.pageNumber - 1) * PAGE_SIZE)
+        .take(PAGE_SIZE)
+        .getManyAndCount();
+      return { companies: rows, count, hasMore: count > query.pageNumber * PAGE_SIZE };
+    }),
+  );
+
+  router.get(
+    '/companies/:id',
+    route(app, { params: idParams }, async ({ user, params }) =>
+      withSettings(await visibleCompany(user, params.id)),
+    ),
+  );
+
+  router.post(
+    '/companies',
+    route(app, { access: 'super', body: companyInput, status: 201 }, async ({ body }) =>
+      createCompany(app, body),
+    ),
+  );
+
+  router.put(
+    '/companies/:id',
+    route(app, { params: idParams, body: companyUpdate }, async ({ user, params, body }) => {
+      const company = await changeableCompany(user, params.id);
+      const { campaignsEnabled, password: _password, ...fields } = body;
+      if (fields.name) await assertCompanyNameFree(app, fields.name, company.id);
+      if (fields.planId && !(await app.ds.getRepository(PlanEntity).existsBy({ id: fields.planId }))) {
+        throw new AppError('ERR_NO_PLAN_FOUND');
+      }
+      Object.assign(company, fields);
+      const saved = await companies().save(company);
+      if (campaignsEnabled !== undefined) {
+        await app.settings.set(company.id, 'campaignsEnabled', String(campaignsEnabled));
+      }
+      app.realtime.toCompany(company.id, 'company', { action: 'update', company: saved });
+      return withSettings(saved);
+    }),
+  );
+
+  router.put(
+    '/companies/:id/schedules',
+    route(
+      app,
+      { access: 'admin', params: idParams, body: schedulesBody },
+      async ({ user, params, body }) => {
+        const company = await visibleCompany(user, params.id);
+        company.schedules = body.schedules;
+        const saved = await companies().save(company);
+        app.realtime.toCompany(company.id, 'company', { action: 'update', company: saved });
+        return saved;
+      },
+    ),
+  );
+
+  router.delete(
+    '/companies/:id',
+    route(app, { params: idParams }, async ({ user, params }) => {
+      const company = await changeableCompany(user, params.id);
+      if (company.id === PLATFORM_COMPANY_ID) throw new AppError('ERR_CANNOT_DELETE_PLATFORM_COMPANY');
+      await companies().delete({ id: company.id });
+      return { message: 'ok' };
+    }),
+  );
+
+  return router;
+}

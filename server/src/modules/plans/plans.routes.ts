@@ -1,0 +1,83 @@
+import { Router } from 'express';
+import { idParams, pageQuery, planInput, planUpdate } from '@atende/shared';
+import { ILike } from 'typeorm';
+import type { AppContext } from '../../context.js';
+import { AppError } from '../../http/errors.js';
+import { route } from '../../http/route.js';
+import { PlanEntity, type Plan } from './plan.entity.js';
+
+export const PAGE_SIZE = 20;
+
+/** The money value is numeric in Postgres; clients get a number. */
+export const publicPlan = (plan: Plan) => ({ ...plan, value: Number(plan.value) });
+
+export function plansRoutes(app: AppContext): Router {
+  const router = Router();
+  const plans = () => app.ds.getRepository(PlanEntity);
+  const getPlan = async (id: number) => {
+    const plan = await plans().findOneBy({ id });
+    if (!plan) throw new AppError('ERR_NO_PLAN_FOUND');
+    return plan;
+  };
+
+  router.get(
+    '/plans/list',
+    route(app, { access: 'public' }, async () =>
+      (await plans().find({ order: { id: 'ASC' } })).map(publicPlan),
+    ),
+  );
+
+  router.get(
+    '/plans',
+    route(app, { access: 'super', query: pageQuery }, async ({ query }) => {
+      const [rows, count] = await plans().findAndCount({
+        where: query.searchParam ? { name: ILike(`%${query.searchParam}%`) } : {},
+        order: { name: 'ASC' },
+        skip: (query.pageNumber - 1) * PAGE_SIZE,
+        take: PAGE_SIZE,
+      });
+      return { plans: rows.map(publicPlan), count, hasMore: count > query.pageNumber * PAGE_SIZE };
+    }),
+  );
+
+  router.get(
+    '/plans/:id',
+    route(app, { access: 'super', params: idParams }, async ({ params }) =>
+      publicPlan(await getPlan(params.id)),
+    ),
+  );
+
+  router.post(
+    '/plans',
+    route(app, { access: 'super', body: planInput, status: 201 }, async ({ body }) => {
+      if (await plans().existsBy({ name: body.name })) throw new AppError('ERR_VALIDATION', { details: 'name' });
+      return publicPlan(await plans().save(plans().create({ ...body, value: String(body.value) })));
+    }),
+  );
+
+  router.put(
+    '/plans/:id',
+    route(app, { access: 'super', params: idParams, body: planUpdate }, async ({ params, body }) => {
+      const plan = await getPlan(params.id);
+      const { value, ...rest } = body;
+      Object.assign(plan, rest, value === undefined ? {} : { value: String(value) });
+      return publicPlan(await plans().save(plan));
+    }),
+  );
+
+  router.delete(
+    '/plans/:id',
+    route(app, { access: 'super', params: idParams }, async ({ params }) => {
+      await getPlan(params.id);
+      const [{ used }] = (await app.ds.query(
+        'SELECT count(*)::int AS used FROM companies WHERE "planId" = $1',
+        [params.id],
+      )) as [{ used: number }];
+      if (used > 0) throw new AppError('ERR_PLAN_IN_USE');
+      await plans().delete({ id: params.id });
+      return { message: 'ok' };
+    }),
+  );
+
+  return router;
+}

@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { emailSchema, idSchema, nameSchema } from './common.js';
+import { userPassword } from './users.js';
+
+export const RECURRENCES = ['MENSAL', 'BIMESTRAL', 'TRIMESTRAL', 'SEMESTRAL', 'ANUAL'] as const;
+
+const hhmm = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'HH:MM');
+export const scheduleEntry = z.object({
+  weekday: z.string().min(1).max(30),
+  weekdayEn: z.enum(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday']),
+  startTime: hhmm.or(z.literal('')),
+  endTime: hhmm.or(z.literal('')),
+});
+export type ScheduleEntry = z.infer<typeof scheduleEntry>;
+export const schedulesBody = z.object({ schedules: z.array(scheduleEntry).max(7) });
+
+const dueDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}/)
+  .transform((v) => v.slice(0, 10))
+  .nullable()
+  .or(z.literal('').transform(() => null));
+
+export const companyInput = z.object({
+  name: z.string().trim().min(2).max(100),
+  email: emailSchema,
+  phone: z.string().trim().max(30).optional().nullable(),
+  planId: idSchema,
+  status: z.boolean().optional(),
+  dueDate: dueDate.optional(),
+  recurrence: z.enum(RECURRENCES).optional(),
+  campaignsEnabled: z.boolean().optional(),
+  password: userPassword.optional(),
+});
+export type CompanyInput = z.infer<typeof companyInput>;
+export const companyUpdate = companyInput.partial();
+export type CompanyUpdate = z.infer<typeof companyUpdate>;
+
+/**
+ * Public sign-up (admin §2). The form also posts recurrence, dueDate, status and
+ * campaignsEnabled; the server decides those and ignores what is sent.
+ */
+export const signupBody = z.object({
+  name: nameSchema,
+  email: emailSchema,
+  phone: z
+    .string()
+    .trim()
+    .transform((v) => v.replace(/\D/g, ''))
+    .pipe(z.string().min(10).max(11)),
+  password: userPassword,
+  planId: idSchema,
+});
+export type SignupBody = z.infer<typeof signupBody>;

@@ -1,0 +1,63 @@
+import { z } from 'zod';
+
+/** Company settings of admin §3, with their defaults. Switches hold 'enabled' or 'disabled'. */
+export const COMPANY_SETTING_DEFAULTS = {
+  userRating: 'disabled',
+  scheduleType: 'disabled',
+  call: 'enabled',
+  CheckMsgIsGroup: 'enabled',
+  sendGreetingAccepted: 'disabled',
+  sendMsgTransfTicket: 'disabled',
+  sendGreetingMessageOneQueues: 'enabled',
+  chatBotType: 'text',
+  campaignsEnabled: 'true',
+  ipixc: '',
+  tokenixc: '',
+  ipmkauth: '',
+  clientidmkauth: '',
+  clientsecretmkauth: '',
+  asaas: '',
+} as const;
+
+/** Platform-wide settings, kept on the platform company and changed only by the super user. */
+export const GLOBAL_SETTING_DEFAULTS = {
+  allowregister: 'enabled',
+  viewregister: 'enabled',
+  trial: '3',
+} as const;
+
+export type CompanySettingKey = keyof typeof COMPANY_SETTING_DEFAULTS;
+export type GlobalSettingKey = keyof typeof GLOBAL_SETTING_DEFAULTS;
+
+const onOff = z.enum(['enabled', 'disabled']);
+const text = z.string().max(500);
+
+/** The accepted value of each key. */
+export const SETTING_VALUES: Record<CompanySettingKey | GlobalSettingKey, z.ZodType<string>> = {
+  userRating: onOff,
+  scheduleType: z.enum(['disabled', 'queue', 'company']),
+  call: onOff,
+  CheckMsgIsGroup: onOff,
+  sendGreetingAccepted: onOff,
+  sendMsgTransfTicket: onOff,
+  sendGreetingMessageOneQueues: onOff,
+  chatBotType: z.enum(['text']),
+  campaignsEnabled: z.enum(['true', 'false', 'enabled', 'disabled']),
+  ipixc: text,
+  tokenixc: text,
+  ipmkauth: text,
+  clientidmkauth: text,
+  clientsecretmkauth: text,
+  asaas: text,
+  allowregister: onOff,
+  viewregister: onOff,
+  trial: z.enum(['1', '2', '3', '4', '5', '6', '7']),
+};
+
+export const isGlobalSetting = (key: string): key is GlobalSettingKey =>
+  Object.hasOwn(GLOBAL_SETTING_DEFAULTS, key);
+export const isSettingKey = (key: string): key is CompanySettingKey | GlobalSettingKey =>
+  Object.hasOwn(SETTING_VALUES, key);
+
+export const settingParams = z.object({ key: z.string().min(1).max(100) });
+export const settingBody = z.object({ value: z.union([z.string(), z.number(), z.boolean()]).transform(String) });

@@ -1,0 +1,329 @@
+/**
+ * The ERR_* catalogue: every error the server answers with, its HTTP status and its texts.
+ * The server sends `{ error: code, message }` (message in pt-BR); clients translate by code.
+ */
+export type Lang = 'pt-BR' | 'en' | 'es';
+
+interface ErrorEntry {
+  status: number;
+  text: Record<Lang, string>;
+}
+
+const entry = (status: number, ptBR: string, en: string, es: string): ErrorEntry => ({
+  status,
+  text: { 'pt-BR': ptBR, en, es },
+});
+
+export const ERRORS = {
+  // core §8
+  ERR_NO_OTHER_WHATSAPP: entry(
+    400,
+    'Deve haver pelo menos uma conexão padrão.',
+    'There must be at least one default connection.',
+    'Debe haber al menos una conexión predeterminada.',
+  ),
+  ERR_NO_DEF_WAPP_FOUND: entry(
+    404,
+    'Nenhuma conexão padrão encontrada. Verifique a página de conexões.',
+    'No default connection found. Check the connections page.',
+    'No se encontró una conexión predeterminada. Revise la página de conexiones.',
+  ),
+  ERR_WAPP_NOT_INITIALIZED: entry(
+    409,
+    'Esta sessão do WhatsApp não foi inicializada. Verifique a página de conexões.',
+    'This WhatsApp session is not initialized. Check the connections page.',
+    'Esta sesión de WhatsApp no está iniciada. Revise la página de conexiones.',
+  ),
+  ERR_WAPP_CHECK_CONTACT: entry(
+    502,
+    'Não foi possível verificar o contato no WhatsApp. Verifique a página de conexões.',
+    'Could not check the WhatsApp contact. Check the connections page.',
+    'No se pudo verificar el contacto en WhatsApp. Revise la página de conexiones.',
+  ),
+  ERR_WAPP_INVALID_CONTACT: entry(
+    400,
+    'Este não é um número de WhatsApp válido.',
+    'This is not a valid WhatsApp number.',
+    'Este no es un número de WhatsApp válido.',
+  ),
+  ERR_WAPP_DOWNLOAD_MEDIA: entry(
+    502,
+    'Não foi possível baixar a mídia do WhatsApp.',
+    'Could not download the media from WhatsApp.',
+    'No se pudo descargar el contenido de WhatsApp.',
+  ),
+  ERR_INVALID_CREDENTIALS: entry(
+    401,
+    'Erro de autenticação. Por favor, tente novamente.',
+    'Authentication error. Please try again.',
+    'Error de autenticación. Por favor, inténtelo de nuevo.',
+  ),
+  ERR_SENDING_WAPP_MSG: entry(
+    502,
+    'Erro ao enviar mensagem do WhatsApp.',
+    'Error sending the WhatsApp message.',
+    'Error al enviar el mensaje de WhatsApp.',
+  ),
+  ERR_DELETE_WAPP_MSG: entry(
+    502,
+    'Não foi possível excluir a mensagem do WhatsApp.',
+    'Could not delete the WhatsApp message.',
+    'No se pudo eliminar el mensaje de WhatsApp.',
+  ),
+  ERR_OTHER_OPEN_TICKET: entry(
+    409,
+    'Já existe um tíquete aberto para este contato.',
+    'An open ticket already exists for this contact.',
+    'Ya existe un ticket abierto para este contacto.',
+  ),
+  ERR_SESSION_EXPIRED: entry(
+    401,
+    'Sessão expirada. Por favor entre.',
+    'Session expired. Please sign in.',
+    'Sesión expirada. Por favor inicie sesión.',
+  ),
+  ERR_USER_CREATION_DISABLED: entry(
+    403,
+    'A criação do usuário foi desabilitada pelo administrador.',
+    'User creation was disabled by the administrator.',
+    'La creación de usuarios fue deshabilitada por el administrador.',
+  ),
+  ERR_NO_PERMISSION: entry(
+    403,
+    'Você não tem permissão para acessar este recurso.',
+    'You do not have permission to access this resource.',
+    'No tiene permiso para acceder a este recurso.',
+  ),
+  ERR_DUPLICATED_CONTACT: entry(
+    409,
+    'Já existe um contato com este número.',
+    'A contact with this number already exists.',
+    'Ya existe un contacto con este número.',
+  ),
+  ERR_NO_SETTING_FOUND: entry(
+    404,
+    'Nenhuma configuração encontrada com este ID.',
+    'No setting found with this ID.',
+    'No se encontró ninguna configuración con este ID.',
+  ),
+  ERR_NO_CONTACT_FOUND: entry(
+    404,
+    'Nenhum contato encontrado com este ID.',
+    'No contact found with this ID.',
+    'No se encontró ningún contacto con este ID.',
+  ),
+  ERR_NO_TICKET_FOUND: entry(
+    404,
+    'Nenhum tíquete encontrado com este ID.',
+    'No ticket found with this ID.',
+    'No se encontró ningún ticket con este ID.',
+  ),
+  ERR_NO_USER_FOUND: entry(
+    404,
+    'Nenhum usuário encontrado com este ID.',
+    'No user found with this ID.',
+    'No se encontró ningún usuario con este ID.',
+  ),
+  ERR_NO_WAPP_FOUND: entry(
+    404,
+    'Nenhum WhatsApp encontrado com este ID.',
+    'No WhatsApp connection found with this ID.',
+    'No se encontró ninguna conexión de WhatsApp con este ID.',
+  ),
+  ERR_CREATING_MESSAGE: entry(
+    500,
+    'Erro ao criar mensagem no banco de dados.',
+    'Error creating the message in the database.',
+    'Error al crear el mensaje en la base de datos.',
+  ),
+  ERR_CREATING_TICKET: entry(
+    500,
+    'Erro ao criar tíquete no banco de dados.',
+    'Error creating the ticket in the database.',
+    'Error al crear el ticket en la base de datos.',
+  ),
+  ERR_FETCH_WAPP_MSG: entry(
+    404,
+    'Erro ao buscar a mensagem no WhatsApp, talvez ela seja muito antiga.',
+    'Error fetching the WhatsApp message; it may be too old.',
+    'Error al buscar el mensaje en WhatsApp; puede ser demasiado antiguo.',
+  ),
+  ERR_QUEUE_COLOR_ALREADY_EXISTS: entry(
+    409,
+    'Esta cor já está em uso, escolha outra.',
+    'This colour is already in use; pick another.',
+    'Este color ya está en uso; elija otro.',
+  ),
+  ERR_WAPP_GREETING_REQUIRED: entry(
+    400,
+    'A mensagem de saudação é obrigatória quando há mais de uma fila.',
+    'A greeting message is required when there is more than one queue.',
+    'El mensaje de saludo es obligatorio cuando hay más de una cola.',
+  ),
+  // added by Atende (docs/decisions.md)
+  ERR_VALIDATION: entry(
+    400,
+    'Dados inválidos.',
+    'Invalid data.',
+    'Datos inválidos.',
+  ),
+  ERR_MALFORMED_JSON: entry(
+    400,
+    'O corpo da requisição não é um JSON válido.',
+    'The request body is not valid JSON.',
+    'El cuerpo de la solicitud no es un JSON válido.',
+  ),
+  ERR_PAYLOAD_TOO_LARGE: entry(
+    413,
+    'O corpo da requisição é grande demais.',
+    'The request body is too large.',
+    'El cuerpo de la solicitud es demasiado grande.',
+  ),
+  ERR_NOT_FOUND: entry(404, 'Recurso não encontrado.', 'Resource not found.', 'Recurso no encontrado.'),
+  ERR_SUBSCRIPTION_EXPIRED: entry(
+    403,
+    'Opss! Sua assinatura venceu em {{date}}. Entre em contato com o suporte para mais informações!',
+    'Oops! Your subscription expired on {{date}}. Please contact support for more information!',
+    '¡Ups! Su suscripción venció el {{date}}. ¡Póngase en contacto con soporte para más información!',
+  ),
+  ERR_COMPANY_INACTIVE: entry(
+    403,
+    'Esta empresa está desativada. Entre em contato com o suporte.',
+    'This company is deactivated. Please contact support.',
+    'Esta empresa está desactivada. Póngase en contacto con soporte.',
+  ),
+  ERR_TOO_MANY_REQUESTS: entry(
+    429,
+    'Muitas tentativas. Aguarde alguns minutos e tente novamente.',
+    'Too many attempts. Wait a few minutes and try again.',
+    'Demasiados intentos. Espere unos minutos e inténtelo de nuevo.',
+  ),
+  ERR_INVALID_TOKEN: entry(
+    403,
+    'Token inválido ou expirado.',
+    'Invalid or expired token.',
+    'Token inválido o expirado.',
+  ),
+  ERR_NO_TOKEN: entry(401, 'Token não informado.', 'No token provided.', 'No se proporcionó token.'),
+  ERR_PLAN_LIMIT_USERS: entry(
+    403,
+    'Limite de usuários do plano atingido.',
+    'The plan’s user limit was reached.',
+    'Se alcanzó el límite de usuarios del plan.',
+  ),
+  ERR_PLAN_LIMIT_CONNECTIONS: entry(
+    403,
+    'Limite de conexões do plano atingido.',
+    'The plan’s connection limit was reached.',
+    'Se alcanzó el límite de conexiones del plan.',
+  ),
+  ERR_PLAN_LIMIT_QUEUES: entry(
+    403,
+    'Limite de filas do plano atingido.',
+    'The plan’s queue limit was reached.',
+    'Se alcanzó el límite de colas del plan.',
+  ),
+  ERR_EMAIL_ALREADY_EXISTS: entry(
+    409,
+    'Já existe um usuário com este e-mail.',
+    'A user with this e-mail already exists.',
+    'Ya existe un usuario con este correo.',
+  ),
+  ERR_COMPANY_NAME_EXISTS: entry(
+    409,
+    'Já existe uma empresa com este nome.',
+    'A company with this name already exists.',
+    'Ya existe una empresa con este nombre.',
+  ),
+  ERR_NO_COMPANY_FOUND: entry(
+    404,
+    'Nenhuma empresa encontrada com este ID.',
+    'No company found with this ID.',
+    'No se encontró ninguna empresa con este ID.',
+  ),
+  ERR_NO_PLAN_FOUND: entry(
+    404,
+    'Nenhum plano encontrado com este ID.',
+    'No plan found with this ID.',
+    'No se encontró ningún plan con este ID.',
+  ),
+  ERR_PLAN_IN_USE: entry(
+    409,
+    'Este plano está em uso por empresas.',
+    'This plan is used by companies.',
+    'Este plan está en uso por empresas.',
+  ),
+  ERR_REGISTRATION_DISABLED: entry(
+    403,
+    'O cadastro de novas empresas está desabilitado.',
+    'Sign-up of new companies is disabled.',
+    'El registro de nuevas empresas está deshabilitado.',
+  ),
+  ERR_EMAIL_NOT_FOUND: entry(
+    404,
+    'E-mail não encontrado.',
+    'E-mail not found.',
+    'Correo no encontrado.',
+  ),
+  ERR_INVALID_RESET_TOKEN: entry(
+    400,
+    'Código de verificação inválido ou expirado.',
+    'Invalid or expired verification code.',
+    'Código de verificación inválido o expirado.',
+  ),
+  ERR_WEAK_PASSWORD: entry(
+    400,
+    'Sua senha precisa ter no mínimo 8 caracteres, sendo uma letra maiúscula, uma minúscula e um número.',
+    'Your password needs at least 8 characters, with an uppercase letter, a lowercase letter and a digit.',
+    'Su contraseña necesita al menos 8 caracteres, con una mayúscula, una minúscula y un número.',
+  ),
+  ERR_MAIL_NOT_CONFIGURED: entry(
+    503,
+    'O envio de e-mail não está configurado neste servidor.',
+    'E-mail sending is not configured on this server.',
+    'El envío de correo no está configurado en este servidor.',
+  ),
+  ERR_CANNOT_DELETE_SELF: entry(
+    400,
+    'Você não pode excluir o próprio usuário.',
+    'You cannot delete your own user.',
+    'No puede eliminar su propio usuario.',
+  ),
+  ERR_CANNOT_DELETE_PLATFORM_COMPANY: entry(
+    400,
+    'A empresa da plataforma não pode ser excluída.',
+    'The platform company cannot be deleted.',
+    'La empresa de la plataforma no se puede eliminar.',
+  ),
+  ERR_INTERNAL: entry(
+    500,
+    'Erro interno do servidor.',
+    'Internal server error.',
+    'Error interno del servidor.',
+  ),
+} as const satisfies Record<string, ErrorEntry>;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+export const isErrorCode = (value: unknown): value is ErrorCode =>
+  typeof value === 'string' && Object.hasOwn(ERRORS, value);
+
+export const errorStatus = (code: ErrorCode): number => ERRORS[code].status;
+
+/** Text of a code in a language, with `{{name}}` placeholders filled from `params`. */
+export function errorText(
+  code: ErrorCode,
+  lang: Lang = 'pt-BR',
+  params: Record<string, string | number> = {},
+): string {
+  return ERRORS[code].text[lang].replace(/\{\{(\w+)\}\}/g, (_, name: string) =>
+    String(params[name] ?? ''),
+  );
+}
+
+/** The body every error answer has. `details` carries extra data some codes need. */
+export interface ErrorBody {
+  error: ErrorCode;
+  message: string;
+  details?: unknown;
+}
