@@ -3,6 +3,14 @@ import { PlanEntity } from '../modules/plans/plan.entity.js';
 import { QueueEntity } from '../modules/queues/queue.entity.js';
 import { SettingEntity } from '../modules/settings/setting.entity.js';
 import { UserEntity } from '../modules/users/user.entity.js';
+import { WhatsappEntity } from '../modules/whatsapps/whatsapp.entity.js';
 
 /** Every entity the data source knows. Add new ones at the end. */
-export const entities = [PlanEntity, CompanyEntity, UserEntity, SettingEntity, QueueEntity];
+export const entities = [
+  PlanEntity,
+  CompanyEntity,
+  UserEntity,
+  SettingEntity,
+  QueueEntity,
+  WhatsappEntity,
+];

@@ -14,7 +14,9 @@ export async function seed(ds: DataSource, config: Config): Promise<boolean> {
   const passwordHash = await hashPassword(config.ADMIN_PASSWORD);
   return ds.transaction(async (manager) => {
     await manager.query('LOCK TABLE companies IN EXCLUSIVE MODE');
-    const [{ n }] = (await manager.query('SELECT count(*)::int AS n FROM companies')) as [{ n: number }];
+    const [{ n }] = (await manager.query('SELECT count(*)::int AS n FROM companies')) as [
+      { n: number },
+    ];
     if (n > 0) return false;
     const [plan] = (await manager.query(
       `INSERT INTO plans (name, users, connections, queues, value) VALUES ('Plano 1', 10, 10, 10, 0)
@@ -31,7 +33,9 @@ export async function seed(ds: DataSource, config: Config): Promise<boolean> {
        VALUES ($1, 'Admin', $2, $3, 'admin', true, 'enabled')`,
       [PLATFORM_COMPANY_ID, config.ADMIN_EMAIL, passwordHash],
     );
-    await SettingsService.seedDefaults(manager, PLATFORM_COMPANY_ID, { ...GLOBAL_SETTING_DEFAULTS });
+    await SettingsService.seedDefaults(manager, PLATFORM_COMPANY_ID, {
+      ...GLOBAL_SETTING_DEFAULTS,
+    });
     logger.info('seeded the platform company, super user and default plan');
     return true;
   });

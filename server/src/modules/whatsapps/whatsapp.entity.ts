@@ -1,0 +1,73 @@
+import { EntitySchema } from 'typeorm';
+
+export const CONNECTION_STATUSES = [
+  'OPENING',
+  'qrcode',
+  'PAIRING',
+  'CONNECTED',
+  'DISCONNECTED',
+  'TIMEOUT',
+] as const;
+export type ConnectionStatus = (typeof CONNECTION_STATUSES)[number];
+
+/** 'beta' is the Baileys provider (the name Whaticket clients send); 'simulator' the in-process one. */
+export type ProviderName = 'beta' | 'simulator';
+
+export interface Whatsapp {
+  id: number;
+  companyId: number;
+  name: string;
+  number: string;
+  status: ConnectionStatus;
+  qrcode: string;
+  retries: number;
+  isDefault: boolean;
+  provider: ProviderName;
+  token: string;
+  greetingMessage: string;
+  complationMessage: string;
+  outOfHoursMessage: string;
+  ratingMessage: string;
+  transferQueueId: number | null;
+  timeToTransfer: number;
+  promptId: number | null;
+  expiresTicket: number;
+  expiresInactiveMessage: string;
+  timeUseBotQueues: number;
+  maxUseBotQueues: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+const text = { type: String } as const;
+const int = { type: Number } as const;
+
+export const WhatsappEntity = new EntitySchema<Whatsapp>({
+  name: 'Whatsapp',
+  tableName: 'whatsapps',
+  columns: {
+    id: { type: Number, primary: true, generated: true },
+    companyId: int,
+    name: text,
+    number: text,
+    status: text,
+    qrcode: text,
+    retries: int,
+    isDefault: { type: Boolean },
+    provider: text,
+    token: text,
+    greetingMessage: text,
+    complationMessage: text,
+    outOfHoursMessage: text,
+    ratingMessage: text,
+    transferQueueId: { type: Number, nullable: true },
+    timeToTransfer: int,
+    promptId: { type: Number, nullable: true },
+    expiresTicket: int,
+    expiresInactiveMessage: text,
+    timeUseBotQueues: int,
+    maxUseBotQueues: int,
+    createdAt: { type: 'timestamptz', createDate: true },
+    updatedAt: { type: 'timestamptz', updateDate: true },
+  },
+});
