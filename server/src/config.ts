@@ -27,9 +27,15 @@ const schema = z
     SIMULATOR: bool.optional(),
     WEB_DIR: z.string().optional(),
     CORS_ORIGIN: z.string().optional(),
-    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    LOG_LEVEL: z
+      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+      .default('info'),
     LOGIN_RATE_LIMIT: z.coerce.number().int().positive().default(10),
-    LOGIN_RATE_WINDOW_MS: z.coerce.number().int().positive().default(15 * 60_000),
+    LOGIN_RATE_WINDOW_MS: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(15 * 60_000),
     JSON_LIMIT: z.string().default('1mb'),
     MAX_SESSIONS_PER_PROCESS: z.coerce.number().int().positive().default(200),
     TICKET_AUTO_CLOSE_HOURS: z.coerce.number().nonnegative().default(24),

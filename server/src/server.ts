@@ -35,7 +35,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const stops: (() => Promise<void> | void)[] = [];
   const close = async () => {
     for (const stop of stops.reverse()) {
-      await Promise.resolve(stop()).catch((err: unknown) => logger.warn({ err }, 'shutdown step failed'));
+      await Promise.resolve(stop()).catch((err: unknown) =>
+        logger.warn({ err }, 'shutdown step failed'),
+      );
     }
   };
   try {

@@ -47,7 +47,11 @@ export const errorMiddleware: ErrorRequestHandler = (err: unknown, req, res, _ne
     res.status(413).json(new AppError('ERR_PAYLOAD_TOO_LARGE').toBody());
     return;
   }
-  if (typeof parserError?.status === 'number' && parserError.status >= 400 && parserError.status < 500) {
+  if (
+    typeof parserError?.status === 'number' &&
+    parserError.status >= 400 &&
+    parserError.status < 500
+  ) {
     res.status(parserError.status).json(new AppError('ERR_VALIDATION').toBody());
     return;
   }

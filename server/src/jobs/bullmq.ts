@@ -20,7 +20,9 @@ export function startWorker(
     prefix: `${app.prefix}:bull`,
     concurrency,
   });
-  worker.on('failed', (job, err) => logger.warn({ queue: name, jobId: job?.id, err }, 'job failed'));
+  worker.on('failed', (job, err) =>
+    logger.warn({ queue: name, jobId: job?.id, err }, 'job failed'),
+  );
   return worker;
 }
 

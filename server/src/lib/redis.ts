@@ -11,7 +11,11 @@ export function createRedis(url: string): Redis {
 }
 
 export async function redisAnswers(url: string): Promise<boolean> {
-  const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const probe = new Redis(url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
   probe.on('error', () => undefined);
   try {
     await probe.connect();
@@ -52,7 +56,18 @@ export async function ensureRedis(
   await mkdir(dir, { recursive: true });
   const child = spawn(
     'redis-server',
-    ['--port', port || '6379', '--bind', hostname, '--dir', dir, '--appendonly', 'yes', '--save', ''],
+    [
+      '--port',
+      port || '6379',
+      '--bind',
+      hostname,
+      '--dir',
+      dir,
+      '--appendonly',
+      'yes',
+      '--save',
+      '',
+    ],
     { stdio: 'ignore' },
   );
   for (let i = 0; i < 50; i++) {

@@ -44,10 +44,16 @@ export function acceptConnections(app: AppContext, io: Server): void {
   });
 
   io.on('connection', (socket) => {
-    const user = socket.data.user as { id: number; companyId: number; profile: string; super: boolean };
+    const user = socket.data.user as {
+      id: number;
+      companyId: number;
+      profile: string;
+      super: boolean;
+    };
     void socket.join(roomOfCompany(user.companyId));
     void socket.join(roomOfUser(user.id));
-    if (user.profile === 'admin' || user.super) void socket.join(roomOfCompanyAdmins(user.companyId));
+    if (user.profile === 'admin' || user.super)
+      void socket.join(roomOfCompanyAdmins(user.companyId));
     socket.on('userStatus', () => {
       app.ds
         .query('UPDATE users SET online = true, "lastSeenAt" = now() WHERE id = $1', [user.id])

@@ -257,6 +257,11 @@ export type Presence = 'available' | 'unavailable' | 'composing' | 'recording' |
 export interface SentMessage {
   ref: MessageRef;
   timestamp: number;
+  /**
+   * Opaque provider copy of what was sent: store it with the message and hand it back through
+   * the provider's message lookup, so WhatsApp's retry requests can be answered.
+   */
+  providerPayload?: string;
 }
 
 export interface NumberCheck {

@@ -80,7 +80,10 @@ export function authRoutes(app: AppContext): Router {
       await checkCompany(app, user);
       await clearHits(app, emailKey);
       // Sessions elsewhere learn they were replaced (core §4 auth event).
-      app.realtime.toUser(user.companyId, user.id, 'auth', { action: 'update', user: { id: user.id } });
+      app.realtime.toUser(user.companyId, user.id, 'auth', {
+        action: 'update',
+        user: { id: user.id },
+      });
       return issueSession(app, res, user);
     }),
   );

@@ -66,6 +66,7 @@ export async function verifyAccessToken(app: AppContext, token: string): Promise
 export async function verifyRefreshToken(app: AppContext, token: string): Promise<AuthUser> {
   const claims = decode(refreshClaims, token, app.config.JWT_REFRESH_SECRET);
   const user = claims ? await loadAuthUser(app, claims.id) : null;
-  if (!claims || !user || user.tokenVersion !== claims.tv) throw new AppError('ERR_SESSION_EXPIRED');
+  if (!claims || !user || user.tokenVersion !== claims.tv)
+    throw new AppError('ERR_SESSION_EXPIRED');
   return user;
 }

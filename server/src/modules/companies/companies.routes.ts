@@ -30,7 +30,8 @@ export function companiesRoutes(app: AppContext): Router {
 
   /** The super user reaches every company; anyone else only their own — others do not exist. */
   const visibleCompany = async (user: AuthUser, id: number): Promise<Company> => {
-    const company = user.super || user.companyId === id ? await companies().findOneBy({ id }) : null;
+    const company =
+      user.super || user.companyId === id ? await companies().findOneBy({ id }) : null;
     if (!company) throw new AppError('ERR_NO_COMPANY_FOUND');
     return company;
   };
@@ -51,17 +52,13 @@ export function companiesRoutes(app: AppContext): Router {
 
   router.get(
     '/companies/listPlan/:companyId',
-    route(
-      app,
-      { params: z.object({ companyId: idSchema }) },
-      async ({ user, params }) => {
-        const company = await visibleCompany(user, params.companyId);
-        const plan = company.planId
-          ? await app.ds.getRepository(PlanEntity).findOneBy({ id: company.planId })
-          : null;
-        return { id: company.id, name: company.name, plan: plan ? publicPlan(plan) : null };
-      },
-    ),
+    route(app, { params: z.object({ companyId: idSchema }) }, async ({ user, params }) => {
+      const company = await visibleCompany(user, params.companyId);
+      const plan = company.planId
+        ? await app.ds.getRepository(PlanEntity).findOneBy({ id: company.planId })
+        : null;
+      return { id: company.id, name: company.name, plan: plan ? publicPlan(plan) : null };
+    }),
   );
 
   router.get(
@@ -109,7 +106,10 @@ export function companiesRoutes(app: AppContext): Router {
       const company = await changeableCompany(user, params.id);
       const { campaignsEnabled, password: _password, ...fields } = body;
       if (fields.name) await assertCompanyNameFree(app, fields.name, company.id);
-      if (fields.planId && !(await app.ds.getRepository(PlanEntity).existsBy({ id: fields.planId }))) {
+      if (
+        fields.planId &&
+        !(await app.ds.getRepository(PlanEntity).existsBy({ id: fields.planId }))
+      ) {
         throw new AppError('ERR_NO_PLAN_FOUND');
       }
       Object.assign(company, fields);
@@ -141,7 +141,8 @@ export function companiesRoutes(app: AppContext): Router {
     '/companies/:id',
     route(app, { params: idParams }, async ({ user, params }) => {
       const company = await changeableCompany(user, params.id);
-      if (company.id === PLATFORM_COMPANY_ID) throw new AppError('ERR_CANNOT_DELETE_PLATFORM_COMPANY');
+      if (company.id === PLATFORM_COMPANY_ID)
+        throw new AppError('ERR_CANNOT_DELETE_PLATFORM_COMPANY');
       await companies().delete({ id: company.id });
       return { message: 'ok' };
     }),

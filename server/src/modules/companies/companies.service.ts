@@ -29,7 +29,12 @@ export const DEFAULT_SCHEDULES: ScheduleEntry[] = [
   endTime: endTime!,
 }));
 
-async function assertUnique(manager: EntityManager, name: string, email: string | null, exceptId = 0) {
+async function assertUnique(
+  manager: EntityManager,
+  name: string,
+  email: string | null,
+  exceptId = 0,
+) {
   const rows: unknown[] = await manager.query(
     'SELECT 1 FROM companies WHERE lower(name) = lower($1) AND id <> $2',
     [name, exceptId],
@@ -102,7 +107,11 @@ async function insertCompany(app: AppContext, input: NewCompany): Promise<Compan
  * Public sign-up: the server decides the trial (setting `trial`), recurrence and status; any such
  * values in the request are ignored (a Whaticket hole not to repeat).
  */
-export async function signUp(app: AppContext, body: SignupBody, now = new Date()): Promise<Company> {
+export async function signUp(
+  app: AppContext,
+  body: SignupBody,
+  now = new Date(),
+): Promise<Company> {
   if ((await app.settings.getGlobal('allowregister')) !== 'enabled') {
     throw new AppError('ERR_REGISTRATION_DISABLED');
   }

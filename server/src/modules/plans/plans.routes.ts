@@ -50,19 +50,24 @@ export function plansRoutes(app: AppContext): Router {
   router.post(
     '/plans',
     route(app, { access: 'super', body: planInput, status: 201 }, async ({ body }) => {
-      if (await plans().existsBy({ name: body.name })) throw new AppError('ERR_VALIDATION', { details: 'name' });
+      if (await plans().existsBy({ name: body.name }))
+        throw new AppError('ERR_VALIDATION', { details: 'name' });
       return publicPlan(await plans().save(plans().create({ ...body, value: String(body.value) })));
     }),
   );
 
   router.put(
     '/plans/:id',
-    route(app, { access: 'super', params: idParams, body: planUpdate }, async ({ params, body }) => {
-      const plan = await getPlan(params.id);
-      const { value, ...rest } = body;
-      Object.assign(plan, rest, value === undefined ? {} : { value: String(value) });
-      return publicPlan(await plans().save(plan));
-    }),
+    route(
+      app,
+      { access: 'super', params: idParams, body: planUpdate },
+      async ({ params, body }) => {
+        const plan = await getPlan(params.id);
+        const { value, ...rest } = body;
+        Object.assign(plan, rest, value === undefined ? {} : { value: String(value) });
+        return publicPlan(await plans().save(plan));
+      },
+    ),
   );
 
   router.delete(

@@ -1,5 +1,11 @@
 import { Router } from 'express';
-import { isGlobalSetting, isSettingKey, SETTING_VALUES, settingBody, settingParams } from '@atende/shared';
+import {
+  isGlobalSetting,
+  isSettingKey,
+  SETTING_VALUES,
+  settingBody,
+  settingParams,
+} from '@atende/shared';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import { route } from '../../http/route.js';
@@ -34,7 +40,9 @@ export function settingsRoutes(app: AppContext): Router {
         if (global && !user.super) throw new AppError('ERR_NO_PERMISSION');
         const parsed = SETTING_VALUES[params.key].safeParse(body.value);
         if (!parsed.success) {
-          throw new AppError('ERR_VALIDATION', { details: [{ path: 'body.value', message: 'invalid value' }] });
+          throw new AppError('ERR_VALIDATION', {
+            details: [{ path: 'body.value', message: 'invalid value' }],
+          });
         }
         const companyId = global ? PLATFORM_COMPANY_ID : user.companyId;
         const setting = await app.settings.set(companyId, params.key, parsed.data);

@@ -23,7 +23,10 @@ export function usersRoutes(app: AppContext): Router {
         .skip((query.pageNumber - 1) * PAGE_SIZE)
         .take(PAGE_SIZE)
         .getManyAndCount();
-      const queues = await queuesOfUsers(app.ds, rows.map((u) => u.id));
+      const queues = await queuesOfUsers(
+        app.ds,
+        rows.map((u) => u.id),
+      );
       return {
         users: rows.map((u) => publicUser(u, queues.get(u.id) ?? [])),
         count,
@@ -36,7 +39,10 @@ export function usersRoutes(app: AppContext): Router {
     '/users/list',
     route(app, { query: z.object({ companyId: z.unknown().optional() }) }, async ({ scope }) => {
       const rows = await scope.repo(UserEntity).find({}, { order: { name: 'ASC' } });
-      const queues = await queuesOfUsers(app.ds, rows.map((u) => u.id));
+      const queues = await queuesOfUsers(
+        app.ds,
+        rows.map((u) => u.id),
+      );
       return rows.map((u) => publicUser(u, queues.get(u.id) ?? []));
     }),
   );

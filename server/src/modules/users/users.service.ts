@@ -80,7 +80,8 @@ export async function sessionUser(app: AppContext, userId: number) {
 async function checkQueues(scope: TenantScope, queueIds: number[] | undefined): Promise<void> {
   if (!queueIds?.length) return;
   const found = await scope.repo(QueueEntity).count({ id: In(queueIds) });
-  if (found !== new Set(queueIds).size) throw new AppError('ERR_VALIDATION', { details: 'queueIds' });
+  if (found !== new Set(queueIds).size)
+    throw new AppError('ERR_VALIDATION', { details: 'queueIds' });
 }
 
 async function setQueues(manager: EntityManager, userId: number, queueIds: number[]) {
@@ -118,18 +119,21 @@ export async function createUser(app: AppContext, scope: TenantScope, input: Use
   const passwordHash = await hashPassword(input.password);
   const user = await app.ds.transaction(async (manager) => {
     await checkUserLimit(manager, scope.companyId);
-    const created = await scope.with(manager).repo(UserEntity).create({
-      name: input.name,
-      email: input.email,
-      passwordHash,
-      profile: input.profile ?? 'user',
-      whatsappId: input.whatsappId ?? null,
-      allTicket: input.allTicket ?? 'desabled',
-      super: false,
-      tokenVersion: 0,
-      online: false,
-      resetAttempts: 0,
-    });
+    const created = await scope
+      .with(manager)
+      .repo(UserEntity)
+      .create({
+        name: input.name,
+        email: input.email,
+        passwordHash,
+        profile: input.profile ?? 'user',
+        whatsappId: input.whatsappId ?? null,
+        allTicket: input.allTicket ?? 'desabled',
+        super: false,
+        tokenVersion: 0,
+        online: false,
+        resetAttempts: 0,
+      });
     await setQueues(manager, created.id, input.queueIds ?? []);
     return created;
   });
@@ -169,7 +173,10 @@ export async function updateUser(
     changes.tokenVersion = current.tokenVersion + 1;
   }
   const user = await app.ds.transaction(async (manager) => {
-    const saved = await scope.with(manager).repo(UserEntity, 'ERR_NO_USER_FOUND').update(id, changes);
+    const saved = await scope
+      .with(manager)
+      .repo(UserEntity, 'ERR_NO_USER_FOUND')
+      .update(id, changes);
     if (queueIds) await setQueues(manager, id, queueIds);
     return saved;
   });

@@ -1,0 +1,63 @@
+// The seam between WhatsApp sessions and the features that use them. Sessions (sessions.ts) call
+// the event handlers; features (the inbound pipeline, routing) register them. Features send
+// through `enqueueOutbound` (outbound.ts) and learn the outcome through the result handlers.
+import type { AppContext } from '../context.js';
+import type { ContactCard, Location, MessageRef, PortEvent, SentMessage } from './port.js';
+
+export interface ConnectionRef {
+  whatsappId: number;
+  companyId: number;
+}
+
+/**
+ * Called for every event of a running session, one at a time and in order per session. A handler
+ * that throws makes the session retry that event (handlers must be idempotent).
+ */
+export type SessionEventHandler = (
+  app: AppContext,
+  connection: ConnectionRef,
+  event: PortEvent,
+) => Promise<void>;
+export const sessionEventHandlers: SessionEventHandler[] = [];
+
+export type OutboundContent =
+  | { kind: 'text'; body: string }
+  | {
+      kind: 'media';
+      /** A file under $DATA_DIR/media. */
+      path: string;
+      mimetype: string;
+      fileName?: string;
+      caption?: string;
+      voiceNote?: boolean;
+    }
+  | { kind: 'location'; location: Location }
+  | { kind: 'contacts'; cards: ContactCard[] }
+  | { kind: 'edit'; target: MessageRef; body: string }
+  | { kind: 'delete'; target: MessageRef }
+  | { kind: 'react'; target: MessageRef; emoji: string }
+  | { kind: 'markRead'; refs: MessageRef[] };
+
+export interface OutboundJob extends ConnectionRef {
+  /** Chat address or bare phone digits. */
+  to: string;
+  content: OutboundContent;
+  quoted?: MessageRef;
+  /**
+   * The WhatsApp id to send under, chosen when the message row is written, so the echo of our own
+   * message dedupes against that row.
+   */
+  waMessageId?: string;
+  /** Our message row, when the job sends a stored message. */
+  messageId?: number;
+}
+
+export type OutboundResult = { ok: true; sent?: SentMessage } | { ok: false; error: string };
+
+/** Called once per job when it finally succeeds or fails (after its retries). */
+export type OutboundResultHandler = (
+  app: AppContext,
+  job: OutboundJob,
+  result: OutboundResult,
+) => Promise<void>;
+export const outboundResultHandlers: OutboundResultHandler[] = [];
