@@ -38,6 +38,12 @@ const schema = z
       .default(15 * 60_000),
     JSON_LIMIT: z.string().default('1mb'),
     MAX_SESSIONS_PER_PROCESS: z.coerce.number().int().positive().default(200),
+    /** A session's lease; a dead worker's sessions are taken over within this time. */
+    SESSION_LEASE_MS: z.coerce.number().int().min(1000).default(15_000),
+    /** Outbound pace per connection: a token bucket of OUTBOUND_BURST refilled per minute. */
+    OUTBOUND_PER_MINUTE: z.coerce.number().positive().default(60),
+    OUTBOUND_BURST: z.coerce.number().int().positive().default(10),
+    UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(64 * 1024 * 1024),
     TICKET_AUTO_CLOSE_HOURS: z.coerce.number().nonnegative().default(24),
   })
   .superRefine((env, ctx) => {

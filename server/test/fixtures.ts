@@ -13,7 +13,13 @@ export async function createCompanyWithAdmin(
   if (!planId) {
     const plan = await server.request('POST', '/plans', {
       token: root.token,
-      body: { name: `Plano t${++counter}-${Date.now()}`, users: options.users ?? 10, connections: 5, queues: 5, value: 99 },
+      body: {
+        name: `Plano t${++counter}-${Date.now()}`,
+        users: options.users ?? 10,
+        connections: 5,
+        queues: 5,
+        value: 99,
+      },
     });
     planId = plan.body.id;
   }

@@ -4,6 +4,11 @@ import { QueueEntity } from '../modules/queues/queue.entity.js';
 import { SettingEntity } from '../modules/settings/setting.entity.js';
 import { UserEntity } from '../modules/users/user.entity.js';
 import { WhatsappEntity } from '../modules/whatsapps/whatsapp.entity.js';
+import { ContactEntity } from '../modules/contacts/contact.entity.js';
+import { TicketEntity } from '../modules/tickets/ticket.entity.js';
+import { MessageEntity } from '../modules/messages/message.entity.js';
+import { TicketNoteEntity } from '../modules/notes/ticket-note.entity.js';
+import { TagEntity } from '../modules/tags/tag.entity.js';
 
 /** Every entity the data source knows. Add new ones at the end. */
 export const entities = [
@@ -13,4 +18,9 @@ export const entities = [
   SettingEntity,
   QueueEntity,
   WhatsappEntity,
+  ContactEntity,
+  TicketEntity,
+  MessageEntity,
+  TicketNoteEntity,
+  TagEntity,
 ];

@@ -1,0 +1,430 @@
+// The Baileys provider: one live socket per connection at any time, rebuilt on reconnect with
+// the old one's listeners removed and the socket ended, so two sockets never fight (440).
+import {
+  makeCacheableSignalKeyStore,
+  makeWASocket,
+  downloadContentFromMessage,
+  proto,
+  toBuffer,
+} from 'baileys';
+import type {
+  BaileysEventMap,
+  CacheStore,
+  ConnectionState,
+  UserFacingSocketConfig,
+  WAMessage,
+  WAMessageKey,
+} from 'baileys';
+import { PortEventEmitter } from '../port.js';
+import type {
+  ChatTarget,
+  ConnectionEvent,
+  ConnectionStatus,
+  ContactCard,
+  Location,
+  MessageRef,
+  NumberCheck,
+  OutboundMedia,
+  PortEvent,
+  Presence,
+  SendOptions,
+  SentMessage,
+  StartOptions,
+  WhatsAppProvider,
+} from '../port.js';
+import { loadAuthState } from './auth-state.js';
+import type { AuthStore, StoredAuthState } from './auth-state.js';
+import { contactsContent, locationContent, mediaContent, toJid } from './content.js';
+import * as map from './mapper.js';
+import { DEFAULT_RECONNECT_POLICY, qrCycleDecision, reconnectDecision } from './reconnect.js';
+import type { ReconnectPolicy } from './reconnect.js';
+
+export type BaileysSocket = ReturnType<typeof makeWASocket>;
+type Logger = NonNullable<UserFacingSocketConfig['logger']>;
+
+export interface BaileysProviderOptions {
+  connectionId: string;
+  authStore: AuthStore;
+  logger: Logger;
+  /** The `providerPayload` stored with a sent message, for WhatsApp's retry requests. */
+  getMessage?: (ref: MessageRef) => Promise<string | undefined>;
+  /** Asked before reconnecting after 440: do we still hold this session's lease? */
+  checkOwnership?: () => Promise<boolean>;
+  reconnectPolicy?: ReconnectPolicy;
+  maxQrCycles?: number;
+  /** A 440 again within this window counts as repeated (backs off). */
+  replacedWindowMs?: number;
+  /** Extra socket settings (tests point waWebSocketUrl at a dead port). */
+  socketConfig?: Partial<UserFacingSocketConfig>;
+  makeSocket?: (config: UserFacingSocketConfig) => BaileysSocket;
+  /** Timer for reconnects; returns a cancel function. */
+  schedule?: (run: () => void, delayMs: number) => () => void;
+}
+
+/** A Map-backed CacheStore that outlives sockets (Baileys' retry counters must survive them). */
+export class MapCacheStore implements CacheStore {
+  private readonly map = new Map<string, unknown>();
+  get<T>(key: string): T | undefined {
+    return this.map.get(key) as T | undefined;
+  }
+  set<T>(key: string, value: T): void {
+    this.map.set(key, value);
+    // Bounded so a long-lived session cannot grow it without limit.
+    if (this.map.size > 10_000) this.map.delete(this.map.keys().next().value as string);
+  }
+  del(key: string): void {
+    this.map.delete(key);
+  }
+  flushAll(): void {
+    this.map.clear();
+  }
+}
+
+/** Every socket event the provider listens to; all of them are removed on teardown. */
+const SOCKET_EVENTS = [
+  'connection.update',
+  'creds.update',
+  'messages.upsert',
+  'messages.update',
+  'messages.reaction',
+  'message-receipt.update',
+  'lid-mapping.update',
+  'contacts.upsert',
+  'contacts.update',
+] as const satisfies readonly (keyof BaileysEventMap)[];
+
+const RECENT_SENT_LIMIT = 500;
+
+const defaultSchedule = (run: () => void, delayMs: number) => {
+  const timer = setTimeout(run, delayMs);
+  return () => clearTimeout(timer);
+};
+
+const notConnected = () =>
+  Object.assign(new Error('WhatsApp session is not connected'), {
+    code: 'ERR_WAPP_NOT_INITIALIZED',
+  });
+
+export class BaileysProvider implements WhatsAppProvider {
+  readonly connectionId: string;
+  readonly events = new PortEventEmitter();
+  private readonly retryCounters = new MapCacheStore();
+  private readonly recentSent = new Map<string, proto.IMessage>();
+  private readonly ctx: map.MapContext;
+  private sock: BaileysSocket | undefined;
+  private auth: StoredAuthState | undefined;
+  private current: ConnectionStatus = 'DISCONNECTED';
+  private running = false;
+  private attempt = 0;
+  private qrShown = 0;
+  private replacedAt: number[] = [];
+  private pairingPhone: string | undefined;
+  private cancelTimer: (() => void) | undefined;
+  private credsWrite: Promise<void> = Promise.resolve();
+  /** Sockets made and ended, so tests (and metrics) can see exactly one is alive. */
+  readonly sockets = { created: 0, ended: 0 };
+
+  constructor(private readonly options: BaileysProviderOptions) {
+    this.connectionId = options.connectionId;
+    this.ctx = { connectionId: options.connectionId };
+  }
+
+  status(): ConnectionStatus {
+    return this.current;
+  }
+
+  async start(options: StartOptions = {}): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    this.attempt = 0;
+    this.qrShown = 0;
+    this.pairingPhone = options.pairingPhone;
+    this.setStatus({ status: 'OPENING' });
+    await this.connect();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.cancelTimer?.();
+    await this.teardown();
+    this.setStatus({ status: 'DISCONNECTED' });
+  }
+
+  async logout(): Promise<void> {
+    this.running = false;
+    this.cancelTimer?.();
+    const sock = this.sock;
+    // Unlink on the phone too when we can; a dead socket must not block wiping our copy.
+    await sock?.logout().catch((err: unknown) => this.options.logger.warn({ err }, 'logout'));
+    await this.teardown();
+    await this.wipe();
+    this.setStatus({ status: 'DISCONNECTED' });
+  }
+
+  private async connect(): Promise<void> {
+    await this.teardown();
+    if (!this.running) return;
+    this.auth ??= await loadAuthState(this.options.authStore);
+    const { logger } = this.options;
+    const { state } = this.auth;
+    const sock = (this.options.makeSocket ?? makeWASocket)({
+      auth: { creds: state.creds, keys: makeCacheableSignalKeyStore(state.keys, logger) },
+      logger,
+      msgRetryCounterCache: this.retryCounters,
+      markOnlineOnConnect: false,
+      syncFullHistory: false,
+      shouldSyncHistoryMessage: () => false,
+      getMessage: (key) => this.lookupMessage(key),
+      ...this.options.socketConfig,
+    });
+    this.sock = sock;
+    this.sockets.created++;
+    this.listen(sock);
+  }
+
+  /** Remove our listeners from the old socket, then end it; its close event is not ours. */
+  private async teardown(): Promise<void> {
+    const sock = this.sock;
+    if (!sock) return;
+    this.sock = undefined;
+    for (const event of SOCKET_EVENTS) sock.ev.removeAllListeners(event);
+    this.sockets.ended++;
+    await sock.end(undefined);
+  }
+
+  private listen(sock: BaileysSocket): void {
+    const emit = (events: PortEvent[]) => events.forEach((e) => this.events.emitEvent(e));
+    const ev = sock.ev;
+    ev.on('connection.update', (update) => void this.onConnection(sock, update));
+    ev.on('creds.update', (update) => this.saveCreds(update));
+    ev.on('messages.upsert', (upsert) => emit(map.mapUpsert(this.ctx, upsert)));
+    ev.on('messages.update', (updates) => emit(map.mapMessageUpdates(this.ctx, updates)));
+    ev.on('messages.reaction', (reactions) => emit(map.mapReactions(this.ctx, reactions)));
+    ev.on('message-receipt.update', (receipts) => emit(map.mapReceipts(this.ctx, receipts)));
+    ev.on('lid-mapping.update', (mapping) => emit(map.mapLidMapping(this.ctx, mapping)));
+    ev.on('contacts.upsert', (contacts) => emit(map.mapContacts(this.ctx, contacts)));
+    ev.on('contacts.update', (contacts) => emit(map.mapContacts(this.ctx, contacts)));
+  }
+
+  private async onConnection(sock: BaileysSocket, update: Partial<ConnectionState>) {
+    if (sock !== this.sock) return;
+    if (update.qr) await this.onQr(sock, update.qr);
+    if (update.connection === 'open') {
+      this.attempt = 0;
+      this.qrShown = 0;
+      const me = map.identitiesOf(sock.user?.id, sock.user?.lid);
+      this.setStatus({ status: 'CONNECTED', me });
+    }
+    if (update.connection === 'close') {
+      const error = update.lastDisconnect?.error as
+        { output?: { statusCode?: number } } | undefined;
+      this.onClose(error?.output?.statusCode);
+    }
+  }
+
+  private async onQr(sock: BaileysSocket, qr: string) {
+    if (this.pairingPhone && !this.auth?.state.creds.registered) {
+      // The socket is ready to pair once it offers a QR; ask for a code instead of showing it.
+      if (this.current === 'PAIRING') return;
+      const pairingCode = await sock.requestPairingCode(this.pairingPhone);
+      if (sock === this.sock) this.setStatus({ status: 'PAIRING', pairingCode });
+      return;
+    }
+    this.qrShown++;
+    const decision = qrCycleDecision(this.qrShown, this.options.maxQrCycles);
+    if (decision.action === 'give-up') {
+      this.running = false;
+      await this.teardown();
+      this.setStatus({ status: decision.status, retries: this.qrShown - 1 });
+      return;
+    }
+    this.setStatus({ status: 'qrcode', qr, retries: this.qrShown });
+  }
+
+  private onClose(code: number | undefined) {
+    if (!this.running) return;
+    const now = Date.now();
+    const windowMs = this.options.replacedWindowMs ?? 10 * 60_000;
+    this.replacedAt = this.replacedAt.filter((t) => now - t < windowMs);
+    const recent = code === 440 ? this.replacedAt.length : 0;
+    if (code === 440) this.replacedAt.push(now);
+    const policy = this.options.reconnectPolicy ?? DEFAULT_RECONNECT_POLICY;
+    const decision = reconnectDecision(code, this.attempt, recent, policy);
+    this.options.logger.info({ code, decision }, 'whatsapp connection closed');
+    this.setStatus({ status: decision.status, ...(code !== undefined && { reason: code }) });
+
+    switch (decision.action) {
+      case 'restart':
+        return this.later(0, () => this.connect());
+      case 'backoff':
+        this.attempt++;
+        return this.later(decision.delayMs, () => this.connect());
+      case 'check-ownership':
+        return this.later(decision.delayMs, async () => {
+          const owned = await (this.options.checkOwnership?.() ?? Promise.resolve(true));
+          if (owned) return this.connect();
+          this.running = false;
+          await this.teardown();
+          this.setStatus({ status: 'DISCONNECTED', reason: 440 });
+        });
+      case 'stop':
+        this.running = false;
+        return void this.teardown();
+      case 'stop-and-wipe':
+        this.running = false;
+        return void this.teardown().then(() => this.wipe());
+    }
+  }
+
+  private later(delayMs: number, run: () => Promise<void>) {
+    this.cancelTimer?.();
+    const schedule = this.options.schedule ?? defaultSchedule;
+    this.cancelTimer = schedule(() => {
+      this.cancelTimer = undefined;
+      run().catch((err: unknown) => {
+        this.options.logger.error({ err }, 'whatsapp reconnect failed');
+        this.onClose(undefined);
+      });
+    }, delayMs);
+  }
+
+  private setStatus(event: Omit<ConnectionEvent, 'connectionId'>) {
+    this.current = event.status;
+    this.events.emit('connection', { connectionId: this.connectionId, ...event });
+  }
+
+  /** Creds writes run one after another, so an older one never lands last. */
+  private saveCreds(update: BaileysEventMap['creds.update']) {
+    const auth = this.auth;
+    if (!auth) return;
+    Object.assign(auth.state.creds, update);
+    this.credsWrite = this.credsWrite
+      .then(() => auth.saveCreds())
+      .catch((err: unknown) => this.options.logger.error({ err }, 'saving whatsapp creds failed'));
+  }
+
+  private async wipe() {
+    await this.credsWrite;
+    await this.options.authStore.wipe();
+    // The next start loads from the empty store: a fresh identity, as a new connection has.
+    this.auth = undefined;
+  }
+
+  private async lookupMessage(key: WAMessageKey): Promise<proto.IMessage | undefined> {
+    const recent = key.id ? this.recentSent.get(key.id) : undefined;
+    if (recent) return recent;
+    const payload = await this.options.getMessage?.(map.refOf(key));
+    return payload ? proto.Message.decode(Buffer.from(payload, 'base64')) : undefined;
+  }
+
+  private live(): BaileysSocket {
+    if (!this.sock || this.current !== 'CONNECTED') throw notConnected();
+    return this.sock;
+  }
+
+  private async quoted(ref: MessageRef | undefined): Promise<WAMessage | undefined> {
+    if (!ref) return undefined;
+    const key = { remoteJid: toJid(ref.chatId), id: ref.id, fromMe: ref.fromMe };
+    const message = (await this.lookupMessage(key)) ?? { conversation: '' };
+    return { key: { ...key, ...(ref.participant && { participant: ref.participant }) }, message };
+  }
+
+  private async send(
+    to: ChatTarget,
+    content: Parameters<BaileysSocket['sendMessage']>[1],
+    options: SendOptions = {},
+  ): Promise<SentMessage> {
+    const sock = this.live();
+    const quoted = await this.quoted(options.quoted);
+    const sent = await sock.sendMessage(toJid(to), content, {
+      ...(quoted && { quoted }),
+      ...(options.messageId && { messageId: options.messageId }),
+    });
+    if (!sent?.key.id) throw new Error('WhatsApp did not accept the message');
+    const result: SentMessage = { ref: map.refOf(sent.key), timestamp: Date.now() };
+    if (sent.message) {
+      this.remember(sent.key.id, sent.message);
+      const bytes = proto.Message.encode(sent.message).finish();
+      result.providerPayload = Buffer.from(bytes).toString('base64');
+    }
+    return result;
+  }
+
+  private remember(id: string, message: proto.IMessage) {
+    this.recentSent.set(id, message);
+    if (this.recentSent.size > RECENT_SENT_LIMIT) {
+      this.recentSent.delete(this.recentSent.keys().next().value as string);
+    }
+  }
+
+  sendText(to: ChatTarget, text: string, options?: SendOptions) {
+    return this.send(to, { text }, options);
+  }
+
+  sendMedia(to: ChatTarget, media: OutboundMedia, options?: SendOptions) {
+    return this.send(to, mediaContent(media), options);
+  }
+
+  sendLocation(to: ChatTarget, location: Location, options?: SendOptions) {
+    return this.send(to, locationContent(location), options);
+  }
+
+  sendContacts(to: ChatTarget, cards: ContactCard[], options?: SendOptions) {
+    return this.send(to, contactsContent(cards), options);
+  }
+
+  async editText(target: MessageRef, text: string): Promise<void> {
+    await this.send(target.chatId, { text, edit: keyOf(target) });
+  }
+
+  async deleteMessage(target: MessageRef): Promise<void> {
+    await this.send(target.chatId, { delete: keyOf(target) });
+  }
+
+  async react(target: MessageRef, emoji: string): Promise<void> {
+    await this.send(target.chatId, { react: { text: emoji, key: keyOf(target) } });
+  }
+
+  async markRead(refs: MessageRef[]): Promise<void> {
+    await this.live().readMessages(refs.map(keyOf));
+  }
+
+  async setPresence(to: ChatTarget, presence: Presence): Promise<void> {
+    await this.live().sendPresenceUpdate(presence, toJid(to));
+  }
+
+  async checkNumber(phone: string): Promise<NumberCheck> {
+    const [found] = (await this.live().onWhatsApp(phone.replace(/\D/g, ''))) ?? [];
+    if (!found?.exists) return { exists: false };
+    return { exists: true, chatId: found.jid, identities: map.identitiesOf(found.jid) };
+  }
+
+  async profilePicture(to: ChatTarget): Promise<string | undefined> {
+    // WhatsApp answers 401/404 for private or missing pictures: that is "no picture".
+    return this.live()
+      .profilePictureUrl(toJid(to), 'image')
+      .catch(() => undefined);
+  }
+
+  async downloadMedia(media: { locator: string }): Promise<Uint8Array> {
+    const locator = map.decodeMediaLocator(media.locator);
+    const stream = await downloadContentFromMessage(
+      {
+        mediaKey: Buffer.from(locator.mediaKey, 'base64'),
+        directPath: locator.directPath ?? null,
+        url: locator.url ?? null,
+      },
+      locator.type,
+    );
+    return toBuffer(stream);
+  }
+}
+
+function keyOf(ref: MessageRef): WAMessageKey {
+  return {
+    remoteJid: toJid(ref.chatId),
+    id: ref.id,
+    fromMe: ref.fromMe,
+    ...(ref.participant && { participant: ref.participant }),
+  };
+}

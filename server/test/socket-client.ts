@@ -1,0 +1,28 @@
+import { io, type Socket } from 'socket.io-client';
+
+export interface Listening {
+  socket: Socket;
+  received: { event: string; payload: unknown }[];
+  close: () => void;
+}
+
+/** A signed-in socket recording every event it receives. */
+export async function listen(url: string, token: string): Promise<Listening> {
+  const socket = io(url, { transports: ['websocket'], auth: { token }, reconnection: false });
+  const received: Listening['received'] = [];
+  socket.onAny((event: string, payload: unknown) => received.push({ event, payload }));
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', () => resolve());
+    socket.once('connect_error', reject);
+  });
+  return { socket, received, close: () => socket.close() };
+}
+
+/** Waits until `check` holds or the time runs out. */
+export async function eventually(check: () => boolean, timeoutMs = 3000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > until) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
