@@ -1,0 +1,3 @@
+export { api, publicApi } from '../session/store';
+export { ApiError, errorMessage } from './errors';
+export type * from './types';

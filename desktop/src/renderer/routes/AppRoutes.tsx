@@ -1,0 +1,78 @@
+import { Suspense } from 'react';
+import { Navigate, Route, Routes } from 'react-router-dom';
+import { campaignsVisible } from '../session/storage';
+import { PageLoader, PublicOnly, RequireAuth } from './guards';
+import {
+  DashboardPage,
+  ForgotPasswordPage,
+  LoginPage,
+  PrivacyPage,
+  Shell,
+  SignupPage,
+  TermsPage,
+  TicketsPage,
+  UnderConstruction,
+} from './pages';
+
+/** Private pages not built yet: each shows a placeholder until its issue lands. */
+export const PLACEHOLDER_ROUTES = [
+  '/connections',
+  '/quick-messages',
+  '/todolist',
+  '/schedules',
+  '/tags',
+  '/contacts',
+  '/helps',
+  '/users',
+  '/files',
+  '/prompts',
+  '/queue-integration',
+  '/messages-api',
+  '/settings',
+  '/kanban',
+  '/financeiro',
+  '/queues',
+  '/announcements',
+  '/subscription',
+  '/chats/:id?',
+];
+
+/** Exist only when the browser-storage flag cshow is defined (core §2). */
+export const CAMPAIGN_ROUTES = [
+  '/contact-lists',
+  '/contact-lists/:contactListId/contacts',
+  '/campaigns',
+  '/campaign/:campaignId/report',
+  '/campaigns-config',
+];
+
+export function AppRoutes() {
+  const campaigns = campaignsVisible();
+  return (
+    <Suspense fallback={<PageLoader />}>
+      <Routes>
+        <Route element={<PublicOnly />}>
+          <Route path="/login" element={<LoginPage />} />
+          <Route path="/signup" element={<SignupPage />} />
+          <Route path="/forgetpsw" element={<ForgotPasswordPage />} />
+        </Route>
+        <Route path="/term" element={<TermsPage />} />
+        <Route path="/privacy" element={<PrivacyPage />} />
+        <Route element={<RequireAuth />}>
+          <Route element={<Shell />}>
+            <Route index element={<DashboardPage />} />
+            <Route path="/tickets/:ticketId?" element={<TicketsPage />} />
+            {PLACEHOLDER_ROUTES.map((path) => (
+              <Route key={path} path={path} element={<UnderConstruction />} />
+            ))}
+            {campaigns &&
+              CAMPAIGN_ROUTES.map((path) => (
+                <Route key={path} path={path} element={<UnderConstruction />} />
+              ))}
+          </Route>
+        </Route>
+        <Route path="*" element={<Navigate to="/" replace />} />
+      </Routes>
+    </Suspense>
+  );
+}

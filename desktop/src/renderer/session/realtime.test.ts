@@ -1,0 +1,131 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { RealtimeConnection, RealtimeStatus } from '../platform';
+import { RealtimeSession, USER_STATUS_PING_MS } from './realtime';
+
+class FakeConnection implements RealtimeConnection {
+  connected = false;
+  emitted: unknown[][] = [];
+  reconnects = 0;
+  closed = false;
+  private handlers = new Map<string, Set<(payload: unknown) => void>>();
+  private statusHandlers = new Set<(s: RealtimeStatus) => void>();
+  private errorHandlers = new Set<(e: { message: string }) => void>();
+
+  on(event: string, handler: (payload: unknown) => void) {
+    const set = this.handlers.get(event) ?? new Set();
+    set.add(handler);
+    this.handlers.set(event, set);
+    return () => void set.delete(handler);
+  }
+  emit(event: string, ...args: unknown[]) {
+    this.emitted.push([event, ...args]);
+  }
+  onStatus(handler: (s: RealtimeStatus) => void) {
+    this.statusHandlers.add(handler);
+    return () => void this.statusHandlers.delete(handler);
+  }
+  onConnectError(handler: (e: { message: string }) => void) {
+    this.errorHandlers.add(handler);
+    return () => void this.errorHandlers.delete(handler);
+  }
+  reconnect() {
+    this.reconnects += 1;
+  }
+  close() {
+    this.closed = true;
+  }
+  // test helpers
+  serverSends(event: string, payload: unknown) {
+    for (const h of this.handlers.get(event) ?? []) h(payload);
+  }
+  setConnected(up: boolean) {
+    this.connected = up;
+    for (const h of this.statusHandlers) h(up ? 'connected' : 'disconnected');
+  }
+  failHandshake() {
+    for (const h of this.errorHandlers) h({ message: 'ERR_SESSION_EXPIRED' });
+  }
+}
+
+const setup = (refresh = vi.fn(async () => true)) => {
+  const connection = new FakeConnection();
+  const deps = {
+    connection,
+    companyId: 4,
+    userId: 9,
+    refresh,
+    onSignedInElsewhere: vi.fn(),
+    onSessionEnded: vi.fn(),
+  };
+  return { connection, deps, session: new RealtimeSession(deps) };
+};
+
+describe('RealtimeSession (core §4 socket)', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('re-joins every room after a reconnect, and not the rooms it left', () => {
+    const { connection, session } = setup();
+    connection.setConnected(true);
+    session.join('joinTickets', 'open');
+    const leave = session.join('joinChatBox', '12');
+    leave();
+    expect(connection.emitted).toContainEqual(['joinChatBoxLeave', '12']);
+    connection.emitted = [];
+    connection.setConnected(false);
+    connection.setConnected(true);
+    expect(connection.emitted).toEqual([['joinNotification'], ['joinTickets', 'open']]);
+  });
+
+  it('pings userStatus every 300000 ms', () => {
+    const { connection } = setup();
+    expect(USER_STATUS_PING_MS).toBe(300_000);
+    vi.advanceTimersByTime(299_999);
+    expect(connection.emitted.filter(([e]) => e === 'userStatus')).toHaveLength(0);
+    vi.advanceTimersByTime(1);
+    vi.advanceTimersByTime(300_000);
+    expect(connection.emitted.filter(([e]) => e === 'userStatus')).toHaveLength(2);
+  });
+
+  it('reconnects with a refreshed token after a refused handshake', async () => {
+    const { connection, deps } = setup();
+    connection.failHandshake();
+    await vi.runAllTicks();
+    await Promise.resolve();
+    expect(deps.refresh).toHaveBeenCalledOnce();
+    expect(connection.reconnects).toBe(1);
+  });
+
+  it('ends the session when no token can be had', async () => {
+    const { connection, deps } = setup(vi.fn(async () => false));
+    connection.failHandshake();
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(deps.onSessionEnded).toHaveBeenCalledOnce();
+    expect(connection.reconnects).toBe(0);
+  });
+
+  it('reacts to the auth event of the same user only', () => {
+    const { connection, deps } = setup();
+    connection.serverSends('company-4-auth', { action: 'update', user: { id: 8 }, seq: 3 });
+    expect(deps.onSignedInElsewhere).not.toHaveBeenCalled();
+    connection.serverSends('company-4-auth', { action: 'update', user: { id: 9 }, seq: 5 });
+    expect(deps.onSignedInElsewhere).toHaveBeenCalledOnce();
+  });
+
+  it('keeps the highest change-feed number seen', () => {
+    const { connection, session } = setup();
+    session.on('ticket', () => undefined);
+    connection.serverSends('company-4-ticket', { action: 'update', seq: 41 });
+    connection.serverSends('company-4-ticket', { action: 'update', seq: 40 });
+    expect(session.lastSeq).toBe(41);
+  });
+
+  it('stops pinging and closes the socket on close', () => {
+    const { connection, session } = setup();
+    session.close();
+    vi.advanceTimersByTime(USER_STATUS_PING_MS * 2);
+    expect(connection.emitted.filter(([e]) => e === 'userStatus')).toHaveLength(0);
+    expect(connection.closed).toBe(true);
+  });
+});

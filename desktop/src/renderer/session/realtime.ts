@@ -1,0 +1,86 @@
+import { companyEvent, type CompanyEventName } from '@atende/shared';
+import type { RealtimeConnection } from '../platform';
+
+/** core §4, §9: the user status ping interval. */
+export const USER_STATUS_PING_MS = 300_000;
+
+export interface RealtimeSessionDeps {
+  connection: RealtimeConnection;
+  companyId: number;
+  userId: number;
+  /** Gets a fresh token; false when the session is over. */
+  refresh(): Promise<boolean>;
+  /** The same user signed in elsewhere (the auth event). */
+  onSignedInElsewhere(): void;
+  /** The handshake failed and no new token could be had. */
+  onSessionEnded(): void;
+  timers?: Pick<typeof globalThis, 'setInterval' | 'clearInterval'>;
+}
+
+type Join = readonly [event: string, ...args: unknown[]];
+
+/**
+ * The app's socket session: company-scoped subscriptions, rooms re-joined after every
+ * reconnect, a refreshed token when the handshake is refused, the user status ping, and the
+ * last change-feed number seen (events carry `seq`) for the catch-up sync.
+ */
+export class RealtimeSession {
+  private readonly joins = new Map<string, Join>();
+  private readonly cleanups: (() => void)[] = [];
+  private readonly ping: ReturnType<typeof setInterval>;
+  private readonly timers: NonNullable<RealtimeSessionDeps['timers']>;
+  lastSeq = 0;
+
+  constructor(private readonly deps: RealtimeSessionDeps) {
+    this.timers = deps.timers ?? globalThis;
+    const { connection } = deps;
+    this.cleanups.push(
+      connection.onStatus((status) => {
+        if (status === 'connected') for (const join of this.joins.values()) this.send(join);
+      }),
+      connection.onConnectError(() => void this.recover()),
+      this.on('auth', (payload) => {
+        const data = payload as { action?: string; user?: { id?: number } };
+        if (data.action === 'update' && data.user?.id === deps.userId) deps.onSignedInElsewhere();
+      }),
+    );
+    this.join('joinNotification');
+    this.ping = this.timers.setInterval(() => connection.emit('userStatus'), USER_STATUS_PING_MS);
+  }
+
+  /** Subscribes to `company-{id}-{name}`. */
+  on(name: CompanyEventName, handler: (payload: unknown) => void): () => void {
+    return this.deps.connection.on(companyEvent(this.deps.companyId, name), (payload) => {
+      const seq = (payload as { seq?: unknown } | null)?.seq;
+      if (typeof seq === 'number' && seq > this.lastSeq) this.lastSeq = seq;
+      handler(payload);
+    });
+  }
+
+  /** Joins a room now and after every reconnect; returns the leave function. */
+  join(event: string, ...args: unknown[]): () => void {
+    const key = JSON.stringify([event, ...args]);
+    const entry: Join = [event, ...args];
+    this.joins.set(key, entry);
+    this.send(entry);
+    return () => {
+      this.joins.delete(key);
+      if (event === 'joinChatBox') this.deps.connection.emit('joinChatBoxLeave', ...args);
+    };
+  }
+
+  close(): void {
+    this.timers.clearInterval(this.ping);
+    for (const cleanup of this.cleanups.splice(0)) cleanup();
+    this.deps.connection.close();
+  }
+
+  private send([event, ...args]: Join): void {
+    if (this.deps.connection.connected) this.deps.connection.emit(event, ...args);
+  }
+
+  private async recover(): Promise<void> {
+    if (await this.deps.refresh()) this.deps.connection.reconnect();
+    else this.deps.onSessionEnded();
+  }
+}

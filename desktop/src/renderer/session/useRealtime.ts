@@ -1,0 +1,60 @@
+import type { CompanyEventName } from '@atende/shared';
+import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { create } from 'zustand';
+import { getPlatform } from '../platform';
+import { toast } from '../ui/toast';
+import { RealtimeSession } from './realtime';
+import { useSession } from './store';
+
+/** After the auth event the page reloads 1 s later (core §4). */
+export const SIGNED_IN_ELSEWHERE_RELOAD_MS = 1_000;
+
+export const useRealtime = create<{ session: RealtimeSession | null }>()(() => ({ session: null }));
+
+/** Opens the company socket while signed in; closes it on sign-out. Mounted once, by the shell. */
+export function useRealtimeConnection(): void {
+  const { t } = useTranslation();
+  const userId = useSession((s) => s.user?.id);
+  const companyId = useSession((s) => s.user?.companyId);
+  const message = useRef(t('session.otherComputer'));
+  message.current = t('session.otherComputer');
+
+  useEffect(() => {
+    if (userId === undefined || companyId === undefined) return;
+    const session = new RealtimeSession({
+      connection: getPlatform().connectRealtime({ getToken: () => useSession.getState().token }),
+      companyId,
+      userId,
+      refresh: () => useSession.getState().refresh(),
+      onSignedInElsewhere: () => {
+        toast.error(message.current);
+        localStorage.clear();
+        setTimeout(() => window.location.reload(), SIGNED_IN_ELSEWHERE_RELOAD_MS);
+      },
+      onSessionEnded: () => useSession.getState().clear(),
+    });
+    useRealtime.setState({ session });
+    return () => {
+      useRealtime.setState({ session: null });
+      session.close();
+    };
+  }, [userId, companyId]);
+}
+
+/** Subscribes a component to a company event while it is mounted. */
+export function useCompanyEvent(name: CompanyEventName, handler: (payload: unknown) => void) {
+  const session = useRealtime((s) => s.session);
+  const latest = useRef(handler);
+  latest.current = handler;
+  useEffect(() => session?.on(name, (payload) => latest.current(payload)), [session, name]);
+}
+
+/** Joins a room (joinTickets, joinChatBox, …) while mounted; re-joined after reconnects. */
+export function useRoom(event: string, arg?: string | number) {
+  const session = useRealtime((s) => s.session);
+  useEffect(() => {
+    if (!session) return;
+    return arg === undefined ? session.join(event) : session.join(event, String(arg));
+  }, [session, event, arg]);
+}

@@ -1,0 +1,35 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
+export default defineConfig({
+  resolve: {
+    alias: {
+      '@atende/shared': here('../shared/src/index.ts'),
+      // Importing the real package under plain Node tries to download Electron.
+      electron: here('./test/electron-stub.ts'),
+    },
+  },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'node',
+          environment: 'node',
+          include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'dom',
+          environment: 'jsdom',
+          include: ['src/**/*.test.tsx', 'test/**/*.test.tsx'],
+          setupFiles: [here('./test/setup-dom.ts')],
+        },
+      },
+    ],
+  },
+});
