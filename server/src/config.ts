@@ -43,7 +43,11 @@ const schema = z
     /** Outbound pace per connection: a token bucket of OUTBOUND_BURST refilled per minute. */
     OUTBOUND_PER_MINUTE: z.coerce.number().positive().default(60),
     OUTBOUND_BURST: z.coerce.number().int().positive().default(10),
-    UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(64 * 1024 * 1024),
+    UPLOAD_MAX_BYTES: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(64 * 1024 * 1024),
     TICKET_AUTO_CLOSE_HOURS: z.coerce.number().nonnegative().default(24),
   })
   .superRefine((env, ctx) => {

@@ -4,4 +4,9 @@ import { Ticketing1732233800000 } from './1732233800000-Ticketing.js';
 import { WhatsappSessions1732233760000 } from './1732233760000-WhatsappSessions.js';
 
 /** Every migration, in order. Add new ones at the end. */
-export const migrations = [Foundation1732233600000, Whatsapps1732233700000, WhatsappSessions1732233760000, Ticketing1732233800000];
+export const migrations = [
+  Foundation1732233600000,
+  Whatsapps1732233700000,
+  WhatsappSessions1732233760000,
+  Ticketing1732233800000,
+];
