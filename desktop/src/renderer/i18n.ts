@@ -10,6 +10,10 @@ export function storedLanguage(): Language {
 
 /** pt-BR is the default and the fallback; the choice is kept as `i18nextLng` (core §3). */
 export async function initI18n(lng: Language = storedLanguage()) {
+  if (i18next.isInitialized) {
+    await i18next.changeLanguage(lng);
+    return i18next;
+  }
   await i18next.use(initReactI18next).init({
     resources: i18nResources,
     lng,

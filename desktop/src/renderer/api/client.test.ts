@@ -1,0 +1,109 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { HttpRequest, Platform } from '../platform';
+import { createApiClient } from './client';
+import { ApiError, errorMessage } from './errors';
+
+const platformAnswering = (...answers: { status: number; data?: unknown }[]) => {
+  const requests: HttpRequest[] = [];
+  const platform = {
+    kind: 'web',
+    request: vi.fn(async (req: HttpRequest) => {
+      requests.push(req);
+      const next = answers.shift() ?? { status: 500 };
+      return { status: next.status, data: next.data };
+    }),
+  } as unknown as Platform;
+  return { platform, requests };
+};
+
+const hooks = (token = 'old') => {
+  const state = { token };
+  return {
+    state,
+    getToken: () => state.token,
+    refresh: vi.fn(async () => {
+      state.token = 'new';
+      return true;
+    }),
+    onUnauthorized: vi.fn(),
+  };
+};
+
+describe('api client session rules (core §4)', () => {
+  it('sends the bearer token', async () => {
+    const { platform, requests } = platformAnswering({ status: 200, data: { ok: 1 } });
+    const api = createApiClient(() => platform, hooks());
+    await expect(api.get('/version')).resolves.toEqual({ ok: 1 });
+    expect(requests[0]).toMatchObject({ method: 'GET', path: '/version', token: 'old' });
+  });
+
+  it('on 403 refreshes the token and retries once with the new one', async () => {
+    const { platform, requests } = platformAnswering({ status: 403 }, { status: 200, data: 'ok' });
+    const h = hooks();
+    const api = createApiClient(() => platform, h);
+    await expect(api.get('/tickets')).resolves.toBe('ok');
+    expect(h.refresh).toHaveBeenCalledOnce();
+    expect(requests.map((r) => r.token)).toEqual(['old', 'new']);
+  });
+
+  it('retries only once', async () => {
+    const { platform, requests } = platformAnswering(
+      { status: 403, data: { error: 'ERR_NO_PERMISSION', message: 'x' } },
+      { status: 403, data: { error: 'ERR_NO_PERMISSION', message: 'x' } },
+    );
+    const api = createApiClient(() => platform, hooks());
+    await expect(api.get('/users')).rejects.toMatchObject({
+      status: 403,
+      code: 'ERR_NO_PERMISSION',
+    });
+    expect(requests).toHaveLength(2);
+  });
+
+  it('on 401 clears the session', async () => {
+    const { platform } = platformAnswering({ status: 401, data: { error: 'ERR_SESSION_EXPIRED' } });
+    const h = hooks();
+    const api = createApiClient(() => platform, h);
+    await expect(api.get('/tickets')).rejects.toBeInstanceOf(ApiError);
+    expect(h.onUnauthorized).toHaveBeenCalledOnce();
+  });
+
+  it('public calls skip both rules (a 401 there is a wrong password)', async () => {
+    const { platform, requests } = platformAnswering({
+      status: 401,
+      data: { error: 'ERR_INVALID_CREDENTIALS', message: 'x' },
+    });
+    const h = hooks();
+    const api = createApiClient(() => platform, h);
+    await expect(api.post('/auth/login', {}, { auth: false })).rejects.toMatchObject({
+      code: 'ERR_INVALID_CREDENTIALS',
+    });
+    expect(h.onUnauthorized).not.toHaveBeenCalled();
+    expect(requests[0]?.token).toBeNull();
+  });
+});
+
+describe('errorMessage (core §8 toast rules)', () => {
+  const generic = 'An error occurred!';
+  it('translates a known code', () => {
+    const error = new ApiError(401, 'ERR_INVALID_CREDENTIALS', 'whatever');
+    expect(errorMessage(error, 'pt-BR', generic)).toBe(
+      'Erro de autenticação. Por favor, tente novamente.',
+    );
+    expect(errorMessage(error, 'en', generic)).toBe('Authentication error. Please try again.');
+  });
+
+  it('fills the expiry date of ERR_SUBSCRIPTION_EXPIRED', () => {
+    const error = new ApiError(403, 'ERR_SUBSCRIPTION_EXPIRED', undefined, {
+      date: '2025-03-04T00:00:00.000Z',
+    });
+    expect(errorMessage(error, 'pt-BR', generic)).toContain('04/03/2025');
+  });
+
+  it('shows the raw error text of an unknown code, a plain string as is, else the generic text', () => {
+    expect(errorMessage(new ApiError(400, 'ERR_SOMETHING_NEW', 'Raw text'), 'pt-BR', generic)).toBe(
+      'Raw text',
+    );
+    expect(errorMessage('Plain', 'pt-BR', generic)).toBe('Plain');
+    expect(errorMessage(new TypeError('Failed to fetch'), 'pt-BR', generic)).toBe(generic);
+  });
+});
