@@ -28,11 +28,11 @@ export function installFakePlatform(respond: Responder) {
   };
   const platform: Platform = {
     kind: 'web',
-    request: vi.fn(async <T,>(req: HttpRequest) => {
+    request: vi.fn(async (req: HttpRequest) => {
       requests.push(req);
       const answer = respond(req) ?? { status: 404, data: { error: 'ERR_NOT_FOUND' } };
-      return { status: answer.status, data: answer.data as T };
-    }),
+      return { status: answer.status, data: answer.data };
+    }) as Platform['request'],
     connectRealtime: () => connection,
     resolveUrl: (path) => path,
     notify: () => false,
