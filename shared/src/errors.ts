@@ -301,6 +301,79 @@ export const ERRORS = {
     'Internal server error.',
     'Error interno del servidor.',
   ),
+  // issue 4: tickets, messages, contacts, tags, dashboard
+  ERR_TICKET_ACCESS_DENIED: entry(
+    403,
+    'Acesso não permitido',
+    'Access not allowed',
+    'Acceso no permitido',
+  ),
+  ERR_INVALID_TICKET_TRANSITION: entry(
+    409,
+    'Esta ação não é possível no estado atual do tíquete.',
+    'This action is not possible in the ticket’s current state.',
+    'Esta acción no es posible en el estado actual del ticket.',
+  ),
+  ERR_TRANSFER_QUEUE_REQUIRED: entry(
+    400,
+    'Selecione uma fila',
+    'Select a queue',
+    'Seleccione una cola',
+  ),
+  ERR_NO_QUEUE_FOUND: entry(
+    404,
+    'Nenhuma fila encontrada com este ID.',
+    'No queue found with this ID.',
+    'No se encontró ninguna cola con este ID.',
+  ),
+  ERR_NO_MESSAGE_FOUND: entry(
+    404,
+    'Nenhuma mensagem encontrada com este ID.',
+    'No message found with this ID.',
+    'No se encontró ningún mensaje con este ID.',
+  ),
+  ERR_MESSAGE_NOT_OWN: entry(
+    403,
+    'Só é possível editar ou excluir as próprias mensagens.',
+    'You can only edit or delete your own messages.',
+    'Solo puede editar o eliminar sus propios mensajes.',
+  ),
+  ERR_EMPTY_MESSAGE: entry(
+    400,
+    'A mensagem está vazia.',
+    'The message is empty.',
+    'El mensaje está vacío.',
+  ),
+  ERR_NO_TAG_FOUND: entry(
+    404,
+    'Nenhuma tag encontrada com este ID.',
+    'No tag found with this ID.',
+    'No se encontró ninguna etiqueta con este ID.',
+  ),
+  ERR_TAG_NAME_EXISTS: entry(
+    409,
+    'Já existe uma tag com este nome.',
+    'A tag with this name already exists.',
+    'Ya existe una etiqueta con este nombre.',
+  ),
+  ERR_NO_NOTE_FOUND: entry(
+    404,
+    'Nenhuma observação encontrada com este ID.',
+    'No note found with this ID.',
+    'No se encontró ninguna nota con este ID.',
+  ),
+  ERR_IMPORT_FILE: entry(
+    400,
+    'Não foi possível ler o arquivo. Envie um arquivo xlsx, xls ou csv.',
+    'Could not read the file. Send an xlsx, xls or csv file.',
+    'No se pudo leer el archivo. Envíe un archivo xlsx, xls o csv.',
+  ),
+  ERR_DASHBOARD_FILTER: entry(
+    400,
+    'Parametrize o filtro',
+    'Set up the filter',
+    'Configure el filtro',
+  ),
 } as const satisfies Record<string, ErrorEntry>;
 
 export type ErrorCode = keyof typeof ERRORS;

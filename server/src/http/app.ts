@@ -10,6 +10,7 @@ import { companiesRoutes } from '../modules/companies/companies.routes.js';
 import { plansRoutes } from '../modules/plans/plans.routes.js';
 import { settingsRoutes } from '../modules/settings/settings.routes.js';
 import { usersRoutes } from '../modules/users/users.routes.js';
+import { contactsRoutes } from '../modules/contacts/contacts.routes.js';
 import { VERSION } from '../version.js';
 import { AppError, errorMiddleware } from './errors.js';
 
@@ -40,6 +41,7 @@ export const routers: RouterFactory[] = [
   plansRoutes,
   usersRoutes,
   settingsRoutes,
+  contactsRoutes,
 ];
 
 async function health(app: AppContext) {

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { logger } from '../logger.js';
 import { verifyAccessToken } from '../modules/auth/tokens.js';
+import { trackTicketSubscriptions } from './subscriptions.js';
 
 /** core §9: ping timeout and interval 18000 ms, websocket only. */
 export const SOCKET_OPTIONS = {
@@ -54,6 +55,7 @@ export function acceptConnections(app: AppContext, io: Server): void {
     void socket.join(roomOfUser(user.id));
     if (user.profile === 'admin' || user.super)
       void socket.join(roomOfCompanyAdmins(user.companyId));
+    trackTicketSubscriptions(app, socket, user);
     socket.on('userStatus', () => {
       app.ds
         .query('UPDATE users SET online = true, "lastSeenAt" = now() WHERE id = $1', [user.id])

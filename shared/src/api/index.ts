@@ -4,3 +4,5 @@ export * from './users.js';
 export * from './companies.js';
 export * from './plans.js';
 export * from './settings.js';
+export * from './contacts.js';
+export * from './tickets.js';

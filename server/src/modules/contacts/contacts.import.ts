@@ -1,0 +1,133 @@
+import ExcelJS from 'exceljs';
+import { contactInput } from '@atende/shared';
+import type { AppContext } from '../../context.js';
+import { AppError } from '../../http/errors.js';
+import { withChanges } from '../changes/publish.js';
+import { insertContact } from './contacts.service.js';
+
+export interface ImportRow {
+  name: string;
+  number: string;
+  email?: string;
+}
+
+export interface ImportReport {
+  created: number;
+  errors: { row: number; error: string; details?: unknown }[];
+}
+
+/** RFC 4180-ish CSV: quotes, doubled quotes, `,` or `;` (whichever the header uses). */
+export function parseCsv(text: string): string[][] {
+  const clean = text.replace(/^\uFEFF/, '');
+  const firstLine = clean.split(/\r?\n/, 1)[0] ?? '';
+  const sep =
+    (firstLine.match(/;/g)?.length ?? 0) > (firstLine.match(/,/g)?.length ?? 0) ? ';' : ',';
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < clean.length; i++) {
+    const ch = clean[i]!;
+    if (quoted) {
+      if (ch === '"' && clean[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else cell += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === sep) {
+      row.push(cell);
+      cell = '';
+    } else if (ch === '\n' || ch === '\r') {
+      if (ch === '\r' && clean[i + 1] === '\n') i++;
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = '';
+    } else cell += ch;
+  }
+  if (cell !== '' || row.length) rows.push([...row, cell]);
+  return rows.filter((r) => r.some((c) => c.trim() !== ''));
+}
+
+const HEADERS: Record<keyof ImportRow, string[]> = {
+  name: ['name', 'nome'],
+  number: ['number', 'numero', 'número', 'telefone', 'phone', 'celular', 'whatsapp'],
+  email: ['email', 'e-mail'],
+};
+
+/** Rows of a sheet as objects, by a header row naming the columns (pt-BR or English). */
+export function rowsToContacts(table: string[][]): ImportRow[] {
+  const [header, ...body] = table;
+  if (!header) return [];
+  const col = (key: keyof ImportRow) =>
+    header.findIndex((h) => HEADERS[key].includes(h.trim().toLowerCase()));
+  const [nameCol, numberCol, emailCol] = [col('name'), col('number'), col('email')];
+  if (nameCol < 0 || numberCol < 0) throw new AppError('ERR_IMPORT_FILE');
+  return body.map((r) => ({
+    name: (r[nameCol] ?? '').trim(),
+    number: (r[numberCol] ?? '').trim(),
+    email: emailCol >= 0 ? (r[emailCol] ?? '').trim() : '',
+  }));
+}
+
+const cellText = (value: ExcelJS.CellValue): string => {
+  if (value == null) return '';
+  if (typeof value === 'object') {
+    if ('text' in value && typeof value.text === 'string') return value.text;
+    if ('result' in value) return String(value.result ?? '');
+    if ('richText' in value) return value.richText.map((t) => t.text).join('');
+  }
+  return String(value);
+};
+
+/** xlsx (zip) through exceljs, text as CSV; the legacy binary .xls format is refused. */
+export async function readSpreadsheet(buffer: Buffer): Promise<string[][]> {
+  if (buffer.subarray(0, 2).toString('latin1') === 'PK') {
+    const workbook = new ExcelJS.Workbook();
+    try {
+      await workbook.xlsx.load(buffer as unknown as ArrayBuffer);
+    } catch {
+      throw new AppError('ERR_IMPORT_FILE');
+    }
+    const sheet = workbook.worksheets[0];
+    if (!sheet) throw new AppError('ERR_IMPORT_FILE');
+    const table: string[][] = [];
+    sheet.eachRow((row) => {
+      const values = row.values as ExcelJS.CellValue[];
+      table.push(values.slice(1).map(cellText));
+    });
+    return table;
+  }
+  if (buffer.subarray(0, 4).equals(Buffer.from([0xd0, 0xcf, 0x11, 0xe0])) || buffer.includes(0)) {
+    throw new AppError('ERR_IMPORT_FILE');
+  }
+  return parseCsv(buffer.toString('utf8'));
+}
+
+/** Imports rows one by one: invalid or duplicate rows are reported, valid rows are kept. */
+export async function importContacts(
+  app: AppContext,
+  companyId: number,
+  rows: ImportRow[],
+): Promise<ImportReport> {
+  const report: ImportReport = { created: 0, errors: [] };
+  for (const [index, row] of rows.entries()) {
+    const parsed = contactInput.safeParse(row);
+    const line = index + 1;
+    if (!parsed.success) {
+      report.errors.push({
+        row: line,
+        error: 'ERR_VALIDATION',
+        details: parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
+      });
+      continue;
+    }
+    const created = await withChanges(app, companyId, (tx, changes) =>
+      insertContact(tx, companyId, parsed.data, changes),
+    );
+    if (created) report.created++;
+    else report.errors.push({ row: line, error: 'ERR_DUPLICATED_CONTACT' });
+  }
+  return report;
+}

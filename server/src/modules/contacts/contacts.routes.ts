@@ -1,0 +1,181 @@
+import { Router } from 'express';
+import multer from 'multer';
+import {
+  contactImport,
+  contactInput,
+  contactListQuery,
+  contactUpdate,
+  idParams,
+} from '@atende/shared';
+import { z } from 'zod';
+import type { AppContext } from '../../context.js';
+import { AppError } from '../../http/errors.js';
+import { route } from '../../http/route.js';
+import { withChanges } from '../changes/publish.js';
+import { importContacts, readSpreadsheet, rowsToContacts } from './contacts.import.js';
+import {
+  contactChange,
+  findContactByNumber,
+  insertContact,
+  loadContact,
+  loadContacts,
+  updateContact,
+} from './contacts.service.js';
+
+export const CONTACTS_PAGE_SIZE = 20;
+const upload = multer({ storage: multer.memoryStorage(), limits: { fileSize: 5 * 1024 * 1024 } });
+
+const csvCell = (v: unknown) => `"${String(v ?? '').replace(/"/g, '""')}"`;
+
+export function contactsRoutes(app: AppContext): Router {
+  const router = Router();
+
+  router.get(
+    '/contacts',
+    route(app, { query: contactListQuery }, async ({ scope, query }) => {
+      const params: unknown[] = [scope.companyId];
+      const where = ['c."companyId" = $1'];
+      const search = query.searchParam.trim();
+      if (search) {
+        params.push(`%${search.toLowerCase()}%`, `%${search.replace(/\D/g, '') || search}%`);
+        where.push(`(lower(c.name) LIKE $${params.length - 1} OR c.number LIKE $${params.length})`);
+      }
+      if (query.date) {
+        params.push(query.date);
+        where.push(`c."createdAt"::date = $${params.length}::date`);
+      }
+      if (query.dateStart) {
+        params.push(query.dateStart);
+        where.push(`c."createdAt" >= $${params.length}::date`);
+      }
+      if (query.dateEnd) {
+        params.push(query.dateEnd);
+        where.push(`c."createdAt" < $${params.length}::date + 1`);
+      }
+      const sqlWhere = where.join(' AND ');
+      const [{ count }] = (await app.ds.query(
+        `SELECT count(*)::int AS count FROM contacts c WHERE ${sqlWhere}`,
+        params,
+      )) as [{ count: number }];
+      const ids = (await app.ds.query(
+        `SELECT c.id FROM contacts c WHERE ${sqlWhere} ORDER BY lower(c.name), c.id
+          LIMIT ${CONTACTS_PAGE_SIZE} OFFSET ${(query.pageNumber - 1) * CONTACTS_PAGE_SIZE}`,
+        params,
+      )) as { id: number }[];
+      const contacts = await loadContacts(
+        app.ds,
+        scope.companyId,
+        ids.map((r) => r.id),
+      );
+      return { contacts, count, hasMore: count > query.pageNumber * CONTACTS_PAGE_SIZE };
+    }),
+  );
+
+  router.get(
+    '/contacts/list',
+    route(app, { query: z.object({ companyId: z.unknown().optional() }) }, async ({ scope }) => {
+      return app.ds.query(
+        `SELECT id, name, number, email, "profilePicUrl", "isGroup" FROM contacts
+          WHERE "companyId" = $1 ORDER BY lower(name), id`,
+        [scope.companyId],
+      );
+    }),
+  );
+
+  router.get(
+    '/contacts/export',
+    route(app, {}, async ({ scope, res }) => {
+      const rows = (await app.ds.query(
+        'SELECT name, number, email FROM contacts WHERE "companyId" = $1 ORDER BY lower(name), id',
+        [scope.companyId],
+      )) as { name: string; number: string; email: string }[];
+      const lines = [
+        'name,number,email',
+        ...rows.map((r) => [r.name, r.number, r.email].map(csvCell).join(',')),
+      ];
+      res.setHeader('content-type', 'text/csv; charset=utf-8');
+      res.setHeader('content-disposition', 'attachment; filename="contacts.csv"');
+      res.send(`\uFEFF${lines.join('\r\n')}\r\n`);
+      return undefined;
+    }),
+  );
+
+  router.get(
+    '/contacts/:id',
+    route(app, { params: idParams }, ({ scope, params }) =>
+      loadContact(app.ds, scope.companyId, params.id),
+    ),
+  );
+
+  router.post(
+    '/contacts',
+    route(app, { body: contactInput, status: 201 }, async ({ scope, body, res }) => {
+      // A known number is not an error: the dialog offers the existing contact (200).
+      const existing = await findContactByNumber(app.ds, scope.companyId, body.number);
+      if (existing) {
+        res.status(200).json({ alreadyExists: true, existingContact: existing });
+        return undefined;
+      }
+      const created = await withChanges(app, scope.companyId, (tx, changes) =>
+        insertContact(tx, scope.companyId, body, changes),
+      );
+      if (!created) {
+        const winner = await findContactByNumber(app.ds, scope.companyId, body.number);
+        res.status(200).json({ alreadyExists: true, existingContact: winner });
+        return undefined;
+      }
+      return created;
+    }),
+  );
+
+  router.put(
+    '/contacts/:id',
+    route(app, { params: idParams, body: contactUpdate }, ({ scope, params, body }) =>
+      withChanges(app, scope.companyId, (tx, changes) =>
+        updateContact(tx, scope.companyId, params.id, body, changes),
+      ),
+    ),
+  );
+
+  router.delete(
+    '/contacts/:id',
+    route(
+      app,
+      { access: 'contacts-page:deleteContact', params: idParams },
+      async ({ scope, params }) => {
+        await withChanges(app, scope.companyId, async (tx, changes) => {
+          const contact = await loadContact(tx, scope.companyId, params.id);
+          await tx.query('DELETE FROM contacts WHERE id = $1 AND "companyId" = $2', [
+            params.id,
+            scope.companyId,
+          ]);
+          changes.push({
+            ...contactChange(contact, 'delete'),
+            payload: { action: 'delete', contactId: contact.id },
+          });
+        });
+        return { message: 'Contact deleted' };
+      },
+    ),
+  );
+
+  router.post(
+    '/contacts/import',
+    route(app, { body: contactImport }, ({ scope, body }) =>
+      importContacts(app, scope.companyId, body.contacts),
+    ),
+  );
+
+  router.post(
+    '/contacts/upload',
+    upload.single('file'),
+    route(app, {}, async ({ scope, req }) => {
+      const file = req.file;
+      if (!file) throw new AppError('ERR_IMPORT_FILE');
+      const rows = rowsToContacts(await readSpreadsheet(file.buffer));
+      return importContacts(app, scope.companyId, rows);
+    }),
+  );
+
+  return router;
+}

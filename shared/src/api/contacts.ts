@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { emailSchema, idSchema, nameSchema, pageQuery } from './common.js';
+
+/** Contact number (core §5): 8 to 50 characters; stored as digits. */
+export const contactNumber = z
+  .string({ error: 'Required' })
+  .trim()
+  .min(8, 'Too Short!')
+  .max(50, 'Too Long!')
+  .transform((v) => v.replace(/\D/g, ''))
+  .refine((v) => v.length >= 8, 'Too Short!');
+
+export const extraInfoItem = z.object({
+  id: idSchema.optional(),
+  name: z.string().trim().min(1).max(100),
+  value: z.string().max(2000).default(''),
+});
+
+export const contactInput = z.object({
+  name: nameSchema,
+  number: contactNumber,
+  email: z
+    .union([z.literal(''), emailSchema])
+    .optional()
+    .default(''),
+  extraInfo: z.array(extraInfoItem).max(100).optional(),
+});
+export type ContactInput = z.infer<typeof contactInput>;
+
+export const contactUpdate = contactInput.partial().extend({
+  profilePicUrl: z.string().max(2000).optional(),
+});
+export type ContactUpdate = z.infer<typeof contactUpdate>;
+
+const isoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'yyyy-MM-dd');
+
+export const contactListQuery = pageQuery.extend({
+  date: isoDay.optional(),
+  dateStart: isoDay.optional(),
+  dateEnd: isoDay.optional(),
+});
+
+/** `POST /contacts/import`: contacts given in the body (the agenda of a connection or a list). */
+export const contactImport = z.object({
+  contacts: z
+    .array(
+      z.object({
+        name: z.string().max(200),
+        number: z.string().max(60),
+        email: z.string().max(255).optional(),
+      }),
+    )
+    .max(10_000),
+});
