@@ -14,6 +14,7 @@ const schema = z
     HOST: z.string().default('0.0.0.0'),
     DATA_DIR: z.string().default('.data'),
     DATABASE_URL: z.string().url().optional(),
+    DB_POOL_SIZE: z.coerce.number().int().min(1).max(500).default(20),
     REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
     REDIS_PREFIX: z.string().default('atende'),
     JWT_SECRET: z.string().min(16).default(DEFAULT_SECRET),

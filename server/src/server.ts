@@ -50,7 +50,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     const privateRedis = await ensureRedis(config.REDIS_URL, config.DATA_DIR);
     if (privateRedis) stops.push(privateRedis.stop);
 
-    const ds = createDataSource(databaseUrl);
+    const ds = createDataSource(databaseUrl, config.DB_POOL_SIZE);
     await ds.initialize();
     stops.push(() => ds.destroy());
     // Several processes may start together: one migrates and seeds, the others wait.

@@ -65,6 +65,8 @@ export function testConfig(database: string, env: Record<string, string> = {}): 
     REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
     REDIS_PREFIX: `t-${database}`,
     LOG_LEVEL: 'silent',
+    // Many test servers share one Postgres (max_connections 100 by default).
+    DB_POOL_SIZE: '4',
     WEB_DIR: '/nonexistent',
     ...env,
   });
