@@ -1,0 +1,208 @@
+// The inbound pipeline: every event of a WhatsApp session lands here, one at a time per
+// session. A message is stored in one transaction (dedupe → contact → ticket → message →
+// ticket counters → change feed); socket events, media jobs and routing run after commit.
+import type { AppContext } from '../../context.js';
+import { logger } from '../../logger.js';
+import {
+  mediaResultHandlers,
+  sessionEventHandlers,
+  type ConnectionRef,
+} from '../../whatsapp/hooks.js';
+import { enqueueMediaDownload } from '../../whatsapp/media.js';
+import { storedMediaType, type PortEvent, type PortMessage } from '../../whatsapp/port.js';
+import { upsertContact } from '../contacts/identities.js';
+import { withChanges } from '../changes/publish.js';
+import {
+  findOrCreateTicket,
+  loadTicket,
+  ticketChange,
+  type TicketView,
+} from '../tickets/tickets.queries.js';
+import {
+  applyAck,
+  applyContacts,
+  applyEdit,
+  applyMediaResult,
+  applyReaction,
+  applyRevoke,
+} from './message-events.js';
+import { loadMessage, messageChange, type MessageView } from './messages.queries.js';
+
+export interface StoredInbound {
+  connection: ConnectionRef;
+  message: MessageView;
+  ticket: TicketView;
+  /** A new ticket was opened for this message. */
+  ticketCreated: boolean;
+  source: PortMessage;
+}
+
+/**
+ * Steps run after a new message is committed, in order (routing: queue menu, option tree,
+ * integrations, AI prompts, greeting, out-of-hours). A failing step is logged; it never undoes
+ * the stored message.
+ */
+export type PostCommitStep = (app: AppContext, stored: StoredInbound) => Promise<void>;
+export const postCommitSteps: PostCommitStep[] = [];
+
+type Outcome =
+  | { kind: 'duplicate' }
+  | { kind: 'upgraded'; message: MessageView }
+  | { kind: 'stored'; message: MessageView; ticket: TicketView; ticketCreated: boolean };
+
+const chatAddress = (chatId: string) => chatId.replace(/@.*$/, '');
+
+/** Stores one message exactly once per (company, connection, WhatsApp id, fromMe). */
+export async function storeInboundMessage(
+  app: AppContext,
+  connection: ConnectionRef,
+  msg: PortMessage,
+): Promise<Outcome> {
+  const { companyId, whatsappId } = connection;
+  const mediaType = storedMediaType(msg.type);
+  const outcome = await withChanges<Outcome>(app, companyId, async (tx, changes) => {
+    const [existing] = (await tx.query(
+      `SELECT id, "mediaType" FROM messages
+        WHERE "companyId" = $1 AND "whatsappId" = $2 AND wid = $3 AND "fromMe" = $4 FOR UPDATE`,
+      [companyId, whatsappId, msg.id, msg.fromMe],
+    )) as { id: number; mediaType: string }[];
+    if (existing) {
+      // A ciphertext stub is upgraded in place once the real content arrives under its id.
+      if (existing.mediaType !== 'ciphertext' || msg.type === 'ciphertext')
+        return { kind: 'duplicate' };
+      await tx.query(
+        `UPDATE messages SET body = $2, "mediaType" = $3, "mediaRef" = $4, location = $5,
+                vcards = $6, "quotedWid" = $7, "updatedAt" = now() WHERE id = $1`,
+        [
+          existing.id,
+          msg.body,
+          mediaType,
+          msg.media ?? null,
+          msg.location ?? null,
+          msg.vcards ? JSON.stringify(msg.vcards) : null,
+          msg.quotedId ?? null,
+        ],
+      );
+      const message = await loadMessage(tx, companyId, existing.id);
+      await tx.query(
+        `UPDATE tickets SET "lastMessage" = $2 WHERE id = $1 AND "lastMessageAt" = $3`,
+        [message.ticketId, msg.body, new Date(msg.timestamp)],
+      );
+      const ticket = await loadTicket(tx, companyId, message.ticketId);
+      changes.push(messageChange(message, ticket, 'update'), ticketChange(ticket));
+      return { kind: 'upgraded', message };
+    }
+
+    const identity = msg.isGroup
+      ? { phone: chatAddress(msg.chatId), name: msg.group?.subject, isGroup: true }
+      : { ...msg.contact, name: msg.fromMe ? undefined : msg.pushName };
+    const contactId = await upsertContact(tx, companyId, identity, changes);
+    if (contactId === undefined) throw new Error(`message ${msg.id} has no sender identity`);
+    const ticketRef = await findOrCreateTicket(tx, companyId, contactId, whatsappId, msg.isGroup);
+    const participant = msg.isGroup
+      ? (msg.participant?.phone ?? msg.participant?.lid ?? null)
+      : null;
+    const at = new Date(msg.timestamp);
+    const [inserted] = (await tx.query(
+      `INSERT INTO messages ("companyId", "whatsappId", "ticketId", "contactId", wid, "fromMe",
+              body, ack, read, "mediaType", "mediaRef", location, vcards, participant, "quotedWid",
+              "quotedMsgId", "createdAt")
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15::varchar,
+              (SELECT id FROM messages WHERE "companyId" = $1 AND "whatsappId" = $2 AND wid = $15::varchar
+                ORDER BY id LIMIT 1), $16)
+       ON CONFLICT ("companyId", "whatsappId", wid, "fromMe") DO NOTHING RETURNING id`,
+      [
+        companyId,
+        whatsappId,
+        ticketRef.id,
+        contactId,
+        msg.id,
+        msg.fromMe,
+        msg.body,
+        msg.fromMe ? 1 : 0,
+        msg.fromMe,
+        mediaType,
+        msg.media ?? null,
+        msg.location ?? null,
+        msg.vcards ? JSON.stringify(msg.vcards) : null,
+        participant,
+        msg.quotedId ?? null,
+        at,
+      ],
+    )) as { id: number }[];
+    if (!inserted) return { kind: 'duplicate' };
+    // Out-of-order arrivals keep the newest text as the preview.
+    await tx.query(
+      `UPDATE tickets SET
+          "lastMessage" = CASE WHEN "lastMessageAt" IS NULL OR $2 >= "lastMessageAt" THEN $3 ELSE "lastMessage" END,
+          "lastMessageAt" = GREATEST("lastMessageAt", $2),
+          "unreadMessages" = "unreadMessages" + $4,
+          "updatedAt" = now()
+        WHERE id = $1`,
+      [ticketRef.id, at, msg.body, msg.fromMe ? 0 : 1],
+    );
+    const message = await loadMessage(tx, companyId, inserted.id);
+    const ticket = await loadTicket(tx, companyId, ticketRef.id);
+    changes.push(ticketChange(ticket), messageChange(message, ticket, 'create'));
+    return { kind: 'stored', message, ticket, ticketCreated: ticketRef.created };
+  });
+
+  if (outcome.kind === 'duplicate') return outcome;
+  if (msg.media) {
+    await enqueueMediaDownload(app, {
+      companyId,
+      whatsappId,
+      media: msg.media,
+      ref: { chatId: msg.chatId, id: msg.id, fromMe: msg.fromMe },
+      messageId: outcome.message.id,
+    }).catch((err: unknown) =>
+      logger.error({ err, messageId: outcome.message.id }, 'media job not queued'),
+    );
+  }
+  if (outcome.kind === 'stored') {
+    const stored: StoredInbound = {
+      connection,
+      message: outcome.message,
+      ticket: outcome.ticket,
+      ticketCreated: outcome.ticketCreated,
+      source: msg,
+    };
+    for (const step of postCommitSteps) {
+      await step(app, stored).catch((err: unknown) =>
+        logger.error({ err, ticketId: stored.ticket.id }, 'post-commit step failed'),
+      );
+    }
+  }
+  return outcome;
+}
+
+/** The session handler: routes each provider event to the code that stores it. */
+export async function handleSessionEvent(
+  app: AppContext,
+  connection: ConnectionRef,
+  event: PortEvent,
+): Promise<void> {
+  switch (event.name) {
+    case 'message':
+      // Reactions arrive as their own event; a reaction message is only the provider's echo.
+      if (event.payload.type !== 'reaction')
+        await storeInboundMessage(app, connection, event.payload);
+      return;
+    case 'ack':
+      return applyAck(app, connection, event.payload);
+    case 'edit':
+      return applyEdit(app, connection, event.payload);
+    case 'revoke':
+      return applyRevoke(app, connection, event.payload);
+    case 'reaction':
+      return applyReaction(app, connection, event.payload);
+    case 'contacts':
+      return applyContacts(app, connection, event.payload);
+    case 'connection':
+      return;
+  }
+}
+
+if (!sessionEventHandlers.includes(handleSessionEvent))
+  sessionEventHandlers.push(handleSessionEvent);
+if (!mediaResultHandlers.includes(applyMediaResult)) mediaResultHandlers.push(applyMediaResult);
