@@ -24,11 +24,12 @@ describe('ensureRedis', () => {
   });
 
   it('stops with one clear line when redis-server is not installed', async () => {
+    const deadUrl = `redis://127.0.0.1:${47000 + Math.floor(Math.random() * 1000)}`;
     const saved = process.env.PATH;
     process.env.PATH = '/nonexistent';
     try {
-      await expect(ensureRedis(url, tmpdir())).rejects.toThrow(
-        `Redis does not answer at ${url}: install redis-server or set REDIS_URL to a running Redis.`,
+      await expect(ensureRedis(deadUrl, tmpdir())).rejects.toThrow(
+        `Redis does not answer at ${deadUrl}: install redis-server or set REDIS_URL to a running Redis.`,
       );
     } finally {
       process.env.PATH = saved;
