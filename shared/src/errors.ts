@@ -374,6 +374,25 @@ export const ERRORS = {
     'Set up the filter',
     'Configure el filtro',
   ),
+  // issue 3: connections, sessions, media
+  ERR_WAPP_NAME_EXISTS: entry(
+    409,
+    'Já existe uma conexão com este nome.',
+    'A connection with this name already exists.',
+    'Ya existe una conexión con este nombre.',
+  ),
+  ERR_UNSUPPORTED_MEDIA_TYPE: entry(
+    415,
+    'Tipo de arquivo não permitido.',
+    'File type not allowed.',
+    'Tipo de archivo no permitido.',
+  ),
+  ERR_NOT_SIMULATOR: entry(
+    400,
+    'Esta conexão não usa o simulador.',
+    'This connection does not use the simulator.',
+    'Esta conexión no usa el simulador.',
+  ),
 } as const satisfies Record<string, ErrorEntry>;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -11,6 +11,9 @@ import { plansRoutes } from '../modules/plans/plans.routes.js';
 import { settingsRoutes } from '../modules/settings/settings.routes.js';
 import { usersRoutes } from '../modules/users/users.routes.js';
 import { contactsRoutes } from '../modules/contacts/contacts.routes.js';
+import { mediaRoutes } from '../modules/whatsapps/media.routes.js';
+import { whatsappsRoutes } from '../modules/whatsapps/whatsapps.routes.js';
+import { simulatorRoutes } from '../whatsapp/simulator/routes.js';
 import { VERSION } from '../version.js';
 import { AppError, errorMiddleware } from './errors.js';
 
@@ -42,6 +45,9 @@ export const routers: RouterFactory[] = [
   usersRoutes,
   settingsRoutes,
   contactsRoutes,
+  whatsappsRoutes,
+  simulatorRoutes,
+  mediaRoutes,
 ];
 
 async function health(app: AppContext) {

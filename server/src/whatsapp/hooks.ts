@@ -2,7 +2,14 @@
 // the event handlers; features (the inbound pipeline, routing) register them. Features send
 // through `enqueueOutbound` (outbound.ts) and learn the outcome through the result handlers.
 import type { AppContext } from '../context.js';
-import type { ContactCard, Location, MessageRef, PortEvent, SentMessage } from './port.js';
+import type {
+  ContactCard,
+  Location,
+  MediaRef,
+  MessageRef,
+  PortEvent,
+  SentMessage,
+} from './port.js';
 
 export interface ConnectionRef {
   whatsappId: number;
@@ -61,3 +68,42 @@ export type OutboundResultHandler = (
   result: OutboundResult,
 ) => Promise<void>;
 export const outboundResultHandlers: OutboundResultHandler[] = [];
+
+/**
+ * Finds the `providerPayload` stored with a message we sent (SentMessage.providerPayload), so a
+ * provider can answer WhatsApp's retry requests. The first lookup that answers wins.
+ */
+export type ProviderPayloadLookup = (
+  app: AppContext,
+  connection: ConnectionRef,
+  ref: MessageRef,
+) => Promise<string | undefined>;
+export const providerPayloadLookups: ProviderPayloadLookup[] = [];
+
+/** A job that downloads an inbound message's media into $DATA_DIR/media (see media.ts). */
+export interface MediaDownloadJob extends ConnectionRef {
+  media: MediaRef;
+  /** The WhatsApp message the media belongs to. */
+  ref: MessageRef;
+  /** Our message row, when known. */
+  messageId?: number;
+}
+
+export type MediaDownloadResult =
+  | {
+      ok: true;
+      /** File name under the company's media folder; serve it as `url`. */
+      file: string;
+      url: string;
+      mimetype: string;
+      size: number;
+    }
+  | { ok: false; error: string };
+
+/** Called once per media job when it finally succeeds or fails (after its retries). */
+export type MediaResultHandler = (
+  app: AppContext,
+  job: MediaDownloadJob,
+  result: MediaDownloadResult,
+) => Promise<void>;
+export const mediaResultHandlers: MediaResultHandler[] = [];

@@ -6,3 +6,4 @@ export * from './plans.js';
 export * from './settings.js';
 export * from './contacts.js';
 export * from './tickets.js';
+export * from './whatsapps.js';

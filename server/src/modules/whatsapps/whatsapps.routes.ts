@@ -1,0 +1,161 @@
+import { Router } from 'express';
+import { idParams, whatsappCreate, whatsappListQuery, whatsappUpdate } from '@atende/shared';
+import type { AppContext } from '../../context.js';
+import { route } from '../../http/route.js';
+import type { TenantScope } from '../../http/tenant.js';
+import type { AuthUser } from '../auth/tokens.js';
+import { discardConnectionJobs } from '../../whatsapp/connection-queue.js';
+// Importing sessions.ts also registers the session manager with the worker role.
+import { requestSession, type SessionAction } from '../../whatsapp/sessions.js';
+import { simulatorOf } from '../../whatsapp/simulator/index.js';
+import { WhatsappEntity, type ConnectionStatus, type Whatsapp } from './whatsapp.entity.js';
+import {
+  createWhatsapp,
+  deleteWhatsapp,
+  publicWhatsapp,
+  queuesOfWhatsapps,
+  updateWhatsapp,
+} from './whatsapps.service.js';
+
+const isAdmin = (user: AuthUser) => user.profile === 'admin' || user.super;
+
+/** Writes a status the API decides (a start was asked, a disconnect) and tells the company. */
+async function setSessionStatus(app: AppContext, w: Whatsapp, status: ConnectionStatus) {
+  const [rows] = (await app.ds.query(
+    `UPDATE whatsapps SET status = $2, qrcode = '', retries = 0, "updatedAt" = now()
+      WHERE id = $1 RETURNING id, status, qrcode, retries, "updatedAt"`,
+    [w.id, status],
+  )) as [Record<string, unknown>[], number];
+  if (rows[0]) {
+    app.realtime.toCompany(w.companyId, 'whatsappSession', { action: 'update', session: rows[0] });
+  }
+}
+
+export function whatsappsRoutes(app: AppContext): Router {
+  const router = Router();
+  const repo = (scope: TenantScope) => scope.repo(WhatsappEntity, 'ERR_NO_WAPP_FOUND');
+
+  async function answer(scope: TenantScope, user: AuthUser, id: number) {
+    const row = await repo(scope).get(id);
+    const queues = (await queuesOfWhatsapps(app.ds, [id])).get(id) ?? [];
+    return publicWhatsapp(row, queues, isAdmin(user));
+  }
+
+  const emit = (companyId: number, whatsapp: ReturnType<typeof publicWhatsapp>) =>
+    app.realtime.toCompany(companyId, 'whatsapp', { action: 'update', whatsapp });
+
+  router.get(
+    '/whatsapp',
+    route(app, { query: whatsappListQuery }, async ({ scope, user }) => {
+      const rows = await repo(scope).find({}, { order: { name: 'ASC' } });
+      const queues = await queuesOfWhatsapps(
+        app.ds,
+        rows.map((w) => w.id),
+      );
+      return rows.map((w) => publicWhatsapp(w, queues.get(w.id) ?? [], isAdmin(user)));
+    }),
+  );
+
+  router.get(
+    '/whatsapp/:id',
+    route(app, { params: idParams, query: whatsappListQuery }, ({ scope, user, params }) =>
+      answer(scope, user, params.id),
+    ),
+  );
+
+  router.post(
+    '/whatsapp',
+    route(
+      app,
+      { access: 'connections-page:addConnection', body: whatsappCreate, status: 201 },
+      async ({ scope, user, body }) => {
+        const previousDefault = await repo(scope).findOne({ isDefault: true });
+        const created = await createWhatsapp(app, scope, body);
+        const whatsapp = await answer(scope, user, created.id);
+        emit(scope.companyId, whatsapp);
+        if (created.isDefault && previousDefault) {
+          emit(scope.companyId, await answer(scope, user, previousDefault.id));
+        }
+        // A new connection starts at once, as in Whaticket: its QR code is the next thing shown.
+        await requestSession(app, 'start', created.id);
+        return whatsapp;
+      },
+    ),
+  );
+
+  router.put(
+    '/whatsapp/:id',
+    route(
+      app,
+      { access: 'connections-page:editOrDeleteConnection', params: idParams, body: whatsappUpdate },
+      async ({ scope, user, params, body }) => {
+        const before = await repo(scope).get(params.id);
+        const previousDefault = await repo(scope).findOne({ isDefault: true });
+        const updated = await updateWhatsapp(app, scope, params.id, body);
+        const whatsapp = await answer(scope, user, updated.id);
+        emit(scope.companyId, whatsapp);
+        // The previous default lost its flag: lists show it.
+        if (body.isDefault && previousDefault && previousDefault.id !== updated.id) {
+          emit(scope.companyId, await answer(scope, user, previousDefault.id));
+        }
+        if (body.provider && body.provider !== before.provider) {
+          await requestSession(app, 'restart', updated.id);
+        }
+        return whatsapp;
+      },
+    ),
+  );
+
+  router.delete(
+    '/whatsapp/:id',
+    route(
+      app,
+      { access: 'connections-page:editOrDeleteConnection', params: idParams },
+      async ({ scope, user, params }) => {
+        const { deleted, promoted } = await deleteWhatsapp(app, scope, params.id);
+        app.realtime.toCompany(scope.companyId, 'whatsapp', {
+          action: 'delete',
+          whatsappId: deleted.id,
+        });
+        if (promoted) emit(scope.companyId, await answer(scope, user, promoted));
+        await requestSession(app, 'stop', deleted.id);
+        await discardConnectionJobs(app, deleted.id);
+        if (deleted.provider === 'simulator')
+          await simulatorOf(app).network.forget(String(deleted.id));
+        return { message: 'Whatsapp deleted.' };
+      },
+    ),
+  );
+
+  const sessionRoute = (action: SessionAction, status: ConnectionStatus, message: string) =>
+    route(
+      app,
+      { access: 'connections-page:actionButtons', params: idParams },
+      async ({ scope, params }) => {
+        const w = await repo(scope).get(params.id);
+        await setSessionStatus(app, w, status);
+        await requestSession(app, action, w.id);
+        return { message };
+      },
+    );
+
+  router.post('/whatsappsession/:id', sessionRoute('start', 'OPENING', 'Starting session.'));
+  router.put('/whatsappsession/:id', sessionRoute('newqr', 'OPENING', 'Starting session.'));
+  router.delete(
+    '/whatsappsession/:id',
+    sessionRoute('stop', 'DISCONNECTED', 'Session disconnected.'),
+  );
+
+  router.post(
+    '/whatsapp-restart',
+    route(app, { access: 'connections-page:actionButtons' }, async ({ scope }) => {
+      for (const w of await repo(scope).find()) {
+        await setSessionStatus(app, w, 'OPENING');
+        await requestSession(app, 'restart', w.id);
+      }
+      return { message: 'Whatsapp restart.' };
+    }),
+  );
+
+  return router;
+}

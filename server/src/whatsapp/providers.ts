@@ -1,0 +1,40 @@
+// Which provider class runs a connection, by its `provider` column.
+import type { AppContext } from '../context.js';
+import { logger } from '../logger.js';
+import { BaileysProvider } from './baileys/adapter.js';
+import { PgAuthStore } from './baileys/pg-auth-store.js';
+import { providerPayloadLookups, type ConnectionRef } from './hooks.js';
+import type { MessageRef, WhatsAppProvider } from './port.js';
+import { createSimulatorProvider } from './simulator/index.js';
+
+export interface ProviderNeeds {
+  /** Asked before reconnecting after a 440: is the lease still ours? */
+  checkOwnership: () => Promise<boolean>;
+}
+
+async function lookupPayload(app: AppContext, connection: ConnectionRef, ref: MessageRef) {
+  for (const lookup of providerPayloadLookups) {
+    const payload = await lookup(app, connection, ref);
+    if (payload) return payload;
+  }
+  return undefined;
+}
+
+export function createProvider(
+  app: AppContext,
+  connection: ConnectionRef & { provider: string },
+  needs: ProviderNeeds,
+): WhatsAppProvider {
+  const connectionId = String(connection.whatsappId);
+  if (connection.provider === 'simulator') {
+    if (!app.config.SIMULATOR) throw new Error('the simulator is off (SIMULATOR=off)');
+    return createSimulatorProvider(app, connectionId, { checkOwnership: needs.checkOwnership });
+  }
+  return new BaileysProvider({
+    connectionId,
+    authStore: new PgAuthStore(app.ds, connection.whatsappId),
+    logger: logger.child({ whatsappId: connection.whatsappId }) as never,
+    checkOwnership: needs.checkOwnership,
+    getMessage: (ref) => lookupPayload(app, connection, ref),
+  });
+}

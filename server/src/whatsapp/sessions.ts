@@ -1,0 +1,214 @@
+// Which process runs which connection. Every worker runs a SessionManager: it takes the leases
+// of connections that should run (status not DISCONNECTED) up to MAX_SESSIONS_PER_PROCESS, obeys
+// start/restart/new-QR/stop requests the API publishes on Redis, and on shutdown hands its
+// sessions over (stops them without writing DISCONNECTED, releases the leases, asks the others).
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { Redis } from 'ioredis';
+import type { AppContext } from '../context.js';
+import { workerStarters } from '../jobs/bullmq.js';
+import { createRedis } from '../lib/redis.js';
+import { logger } from '../logger.js';
+import { closeConnectionQueues } from './connection-queue.js';
+import { RunningSession, type SessionRow } from './session.js';
+import { SessionLease } from './session-lease.js';
+import { simulatorOf } from './simulator/index.js';
+
+export type SessionAction = 'start' | 'restart' | 'newqr' | 'stop';
+
+interface ControlMessage {
+  action: SessionAction;
+  whatsappId: number;
+}
+
+export const controlChannel = (prefix: string) => `${prefix}:wa:control`;
+
+/** Asks whichever worker holds (or can take) the connection to act; the API's only way in. */
+export async function requestSession(
+  app: AppContext,
+  action: SessionAction,
+  whatsappId: number,
+): Promise<void> {
+  const message: ControlMessage = { action, whatsappId };
+  await app.redis.publish(controlChannel(app.prefix), JSON.stringify(message));
+}
+
+export interface SessionManagerOptions {
+  leaseMs: number;
+  maxSessions: number;
+  /** How often to look for connections nobody runs (a dead worker's, a missed request). */
+  scanMs: number;
+  owner: string;
+}
+
+export class SessionManager {
+  private readonly sessions = new Map<number, RunningSession>();
+  private readonly acquiring = new Set<number>();
+  private subscriber: Redis | undefined;
+  private scanTimer: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly app: AppContext,
+    readonly options: SessionManagerOptions,
+  ) {}
+
+  /** Connections this process runs now. */
+  running(): number[] {
+    return [...this.sessions.keys()];
+  }
+
+  session(whatsappId: number): RunningSession | undefined {
+    return this.sessions.get(whatsappId);
+  }
+
+  async start(): Promise<void> {
+    this.subscriber = createRedis(this.app.config.REDIS_URL);
+    this.subscriber.on('message', (_channel: string, text: string) => {
+      try {
+        void this.control(JSON.parse(text) as ControlMessage);
+      } catch (err) {
+        logger.warn({ err }, 'bad session control message');
+      }
+    });
+    await this.subscriber.subscribe(controlChannel(this.app.prefix));
+    await this.scan();
+    this.scanTimer = setInterval(() => void this.scan(), this.options.scanMs);
+  }
+
+  private hasRoom() {
+    return this.sessions.size + this.acquiring.size < this.options.maxSessions;
+  }
+
+  /** Takes over connections that should run and that no live process holds. */
+  async scan(): Promise<void> {
+    if (this.closed || !this.hasRoom()) return;
+    try {
+      const rows = (await this.app.ds.query(
+        `SELECT id FROM whatsapps WHERE status <> 'DISCONNECTED' ORDER BY id`,
+      )) as { id: number }[];
+      const ids = rows.map((r) => r.id).filter((id) => !this.sessions.has(id));
+      if (!ids.length) return;
+      const holders = await this.app.redis.mget(
+        ids.map((id) => `${this.app.prefix}:wa:lease:${id}`),
+      );
+      for (const [i, id] of ids.entries()) {
+        if (!this.hasRoom() || this.closed) break;
+        if (holders[i] === null) await this.take(id, 'start');
+      }
+    } catch (err) {
+      logger.error({ err }, 'session scan failed');
+    }
+  }
+
+  async control({ action, whatsappId }: ControlMessage): Promise<void> {
+    if (this.closed) return;
+    const session = this.sessions.get(whatsappId);
+    if (!session) {
+      if (action === 'stop' || this.hasRoom()) await this.take(whatsappId, action);
+      return;
+    }
+    if (action === 'start') await session.start();
+    else if (action === 'restart') await session.restart(false);
+    else if (action === 'newqr') await session.restart(true);
+    else await session.logout();
+  }
+
+  /** Tries the lease; on success runs the action on a new local session. */
+  private async take(whatsappId: number, action: SessionAction): Promise<void> {
+    if (this.sessions.has(whatsappId) || this.acquiring.has(whatsappId)) return;
+    this.acquiring.add(whatsappId);
+    try {
+      const { app, options } = this;
+      const lease = new SessionLease(
+        app.redis,
+        app.prefix,
+        whatsappId,
+        options.leaseMs,
+        options.owner,
+      );
+      if (!(await lease.acquire(app.ds))) return;
+      const [row] = (await app.ds.query(
+        `SELECT id, "companyId", provider FROM whatsapps WHERE id = $1`,
+        [whatsappId],
+      )) as { id: number; companyId: number; provider: string }[];
+      if (!row || this.closed) return void (await lease.release());
+      const ref: SessionRow = { whatsappId, companyId: row.companyId, provider: row.provider };
+      let session: RunningSession;
+      try {
+        session = new RunningSession(
+          app,
+          ref,
+          lease,
+          options.leaseMs,
+          (s, why) => void this.ended(s, why),
+        );
+      } catch (err) {
+        // A provider that cannot run here (the simulator switched off): show it as disconnected.
+        logger.error({ err, whatsappId }, 'cannot run this connection');
+        await app.ds.query(`UPDATE whatsapps SET status = 'DISCONNECTED' WHERE id = $1`, [
+          whatsappId,
+        ]);
+        return void (await lease.release());
+      }
+      this.sessions.set(whatsappId, session);
+      logger.info({ whatsappId, epoch: lease.epoch, owner: options.owner }, 'session taken');
+      if (action === 'stop') await session.logout();
+      else if (action === 'newqr') await session.restart(true);
+      else await session.start();
+    } catch (err) {
+      logger.error({ err, whatsappId }, 'taking a session failed');
+    } finally {
+      this.acquiring.delete(whatsappId);
+    }
+  }
+
+  private async ended(session: RunningSession, why: 'disconnected' | 'lost') {
+    if (this.sessions.get(session.whatsappId) === session) this.sessions.delete(session.whatsappId);
+    logger.info({ whatsappId: session.whatsappId, why }, 'session ended');
+    await session
+      .close({ release: why === 'disconnected' })
+      .catch((err: unknown) => logger.error({ err }, 'closing a session failed'));
+  }
+
+  /** Shutdown: hand every session over to the other workers. */
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.scanTimer);
+    this.subscriber?.disconnect();
+    const sessions = [...this.sessions.values()];
+    this.sessions.clear();
+    await Promise.all(
+      sessions.map((s) =>
+        s
+          .close({ release: true, drainMs: 5_000 })
+          .catch((err: unknown) => logger.error({ err }, 'handing a session over failed')),
+      ),
+    );
+    for (const s of sessions) await requestSession(this.app, 'start', s.whatsappId);
+  }
+}
+
+const managers = new WeakMap<AppContext, SessionManager>();
+
+/** The manager of this process, when it runs the worker role. */
+export const sessionManagerOf = (app: AppContext) => managers.get(app);
+
+workerStarters.push(async (app) => {
+  const leaseMs = app.config.SESSION_LEASE_MS;
+  const manager = new SessionManager(app, {
+    leaseMs,
+    maxSessions: app.config.MAX_SESSIONS_PER_PROCESS,
+    scanMs: Math.min(5_000, Math.round(leaseMs / 3)),
+    owner: `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`,
+  });
+  managers.set(app, manager);
+  await manager.start();
+  return {
+    close: async () => {
+      await manager.close();
+      await simulatorOf(app).close();
+      await closeConnectionQueues(app);
+    },
+  };
+});

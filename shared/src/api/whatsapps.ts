@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { idSchema, nameSchema } from './common.js';
+
+/** Connection statuses of admin §2 (the connections page shows one icon per status). */
+export const CONNECTION_STATUSES = [
+  'OPENING',
+  'qrcode',
+  'PAIRING',
+  'CONNECTED',
+  'DISCONNECTED',
+  'TIMEOUT',
+] as const;
+export type ConnectionStatusName = (typeof CONNECTION_STATUSES)[number];
+
+/** 'beta' is Baileys (the name Whaticket clients send); 'simulator' exists where SIMULATOR=on. */
+export const WHATSAPP_PROVIDERS = ['beta', 'simulator'] as const;
+
+const message = z.string().max(10_000);
+const minutes = z.coerce.number().int().min(0).max(10_000_000);
+const optionalId = z.union([idSchema, z.literal('').transform(() => null), z.null()]).optional();
+
+/** The connection modal's fields (admin §2); every field optional so PUT can send a subset. */
+export const whatsappFields = z.object({
+  name: nameSchema,
+  isDefault: z.boolean(),
+  greetingMessage: message,
+  complationMessage: message,
+  outOfHoursMessage: message,
+  ratingMessage: message,
+  /** Empty asks for a new random token; the server never stores an empty one. */
+  token: z
+    .string()
+    .trim()
+    .max(100)
+    .refine((t) => t === '' || t.length >= 16, 'Too Short!'),
+  provider: z.enum(WHATSAPP_PROVIDERS),
+  queueIds: z.array(idSchema).max(500),
+  transferQueueId: optionalId,
+  timeToTransfer: minutes,
+  promptId: optionalId,
+  expiresTicket: minutes,
+  expiresInactiveMessage: message,
+  timeUseBotQueues: minutes,
+  maxUseBotQueues: minutes,
+});
+
+export const whatsappCreate = whatsappFields.partial().required({ name: true });
+export type WhatsappCreate = z.infer<typeof whatsappCreate>;
+
+export const whatsappUpdate = whatsappFields.partial();
+export type WhatsappUpdate = z.infer<typeof whatsappUpdate>;
+
+/** Defaults for a new connection (admin §2). */
+export const WHATSAPP_DEFAULTS = {
+  provider: 'beta',
+  maxUseBotQueues: 3,
+  expiresTicket: 0,
+  timeUseBotQueues: 0,
+} as const;
+
+export const whatsappListQuery = z.object({
+  session: z.unknown().optional(),
+  companyId: z.unknown().optional(),
+});
