@@ -22,7 +22,10 @@ export function buildUrl(base: string, path: string, query?: HttpRequest['query'
     if (value !== undefined && value !== null) params.append(key, String(value));
   }
   const search = params.toString();
-  return `${base}${path}${search ? `?${search}` : ''}`;
+  // Media URLs can come back absolute; they are fetched as they are.
+  const root = /^https?:\/\//.test(path) ? '' : base;
+  const joiner = path.includes('?') ? '&' : '?';
+  return `${root}${path}${search ? `${joiner}${search}` : ''}`;
 }
 
 async function readBody(response: Response, responseType: HttpRequest['responseType']) {

@@ -1,0 +1,159 @@
+import AttachFile from '@mui/icons-material/AttachFile';
+import Close from '@mui/icons-material/Close';
+import Send from '@mui/icons-material/Send';
+import Box from '@mui/material/Box';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import IconButton from '@mui/material/IconButton';
+import Paper from '@mui/material/Paper';
+import Switch from '@mui/material/Switch';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { api } from '../../api';
+import type { Message, Ticket } from '../../api/types';
+import { readStorage, STORAGE_KEYS, writeStorage } from '../../session/storage';
+import { useSession } from '../../session/store';
+import { useErrorToast } from '../../ui/useErrorToast';
+import { isSendable, signBody } from './messages';
+
+/** core §9: the input shows up to 5 rows. */
+export const MESSAGE_INPUT_MAX_ROWS = 5;
+
+interface Props {
+  ticket: Ticket;
+  replyTo: Message | null;
+  onClearReply(): void;
+}
+
+/** Text, attachments and replies to a quoted message (POST /messages/{ticketId}). */
+export function MessageInput({ ticket, replyTo, onClearReply }: Props) {
+  const { t } = useTranslation();
+  const user = useSession((s) => s.user);
+  const showError = useErrorToast();
+  const [body, setBody] = useState('');
+  const [sending, setSending] = useState(false);
+  const [signed, setSigned] = useState(() => readStorage(STORAGE_KEYS.signedMessage) !== 'false');
+  const fileInput = useRef<HTMLInputElement>(null);
+  const disabled = ticket.status !== 'open' || sending;
+
+  const send = async () => {
+    if (!isSendable(body) || !user) return;
+    setSending(true);
+    try {
+      await api.post(`/messages/${ticket.id}`, {
+        read: 1,
+        fromMe: true,
+        mediaUrl: '',
+        body: signBody(body.trim(), user.name, signed),
+        quotedMsg: replyTo,
+      });
+      setBody('');
+      onClearReply();
+    } catch (error) {
+      showError(error);
+    } finally {
+      setSending(false);
+    }
+  };
+
+  const sendFiles = async (files: FileList | null) => {
+    if (!files?.length) return;
+    const form = new FormData();
+    for (const file of files) form.append('medias', file);
+    form.append('body', body.trim());
+    form.append('fromMe', 'true');
+    setSending(true);
+    try {
+      await api.post(`/messages/${ticket.id}`, form);
+      setBody('');
+    } catch (error) {
+      showError(error);
+    } finally {
+      setSending(false);
+      if (fileInput.current) fileInput.current.value = '';
+    }
+  };
+
+  return (
+    <Paper square elevation={2} sx={{ p: 1 }}>
+      {replyTo && (
+        <Box
+          sx={{
+            display: 'flex',
+            alignItems: 'center',
+            borderLeft: 4,
+            borderColor: 'primary.main',
+            pl: 1,
+            mb: 1,
+          }}
+        >
+          <Typography variant="body2" noWrap sx={{ flex: 1 }} data-testid="reply-preview">
+            {replyTo.body}
+          </Typography>
+          <IconButton size="small" aria-label={t('common.cancel')} onClick={onClearReply}>
+            <Close fontSize="small" />
+          </IconButton>
+        </Box>
+      )}
+      <Box sx={{ display: 'flex', alignItems: 'flex-end', gap: 1 }}>
+        <input
+          ref={fileInput}
+          type="file"
+          multiple
+          hidden
+          onChange={(e) => void sendFiles(e.target.files)}
+          data-testid="attach-input"
+        />
+        <IconButton
+          aria-label={t('messages.attach')}
+          disabled={disabled}
+          onClick={() => fileInput.current?.click()}
+        >
+          <AttachFile />
+        </IconButton>
+        <TextField
+          fullWidth
+          multiline
+          maxRows={MESSAGE_INPUT_MAX_ROWS}
+          size="small"
+          value={body}
+          disabled={disabled}
+          placeholder={
+            ticket.status === 'open' ? t('messages.placeholder') : t('messages.placeholderClosed')
+          }
+          onChange={(e) => setBody(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && !e.shiftKey) {
+              e.preventDefault();
+              void send();
+            }
+          }}
+          slotProps={{ htmlInput: { 'aria-label': t('messages.placeholder') } }}
+        />
+        <IconButton
+          color="primary"
+          aria-label={t('messages.send')}
+          disabled={disabled || !isSendable(body)}
+          onClick={() => void send()}
+        >
+          <Send />
+        </IconButton>
+      </Box>
+      <FormControlLabel
+        sx={{ ml: 0.5 }}
+        control={
+          <Switch
+            size="small"
+            checked={signed}
+            onChange={(_, value) => {
+              setSigned(value);
+              writeStorage(STORAGE_KEYS.signedMessage, String(value));
+            }}
+          />
+        }
+        label={<Typography variant="caption">{t('messages.signed')}</Typography>}
+      />
+    </Paper>
+  );
+}

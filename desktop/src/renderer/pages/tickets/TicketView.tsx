@@ -1,0 +1,205 @@
+import ArrowBack from '@mui/icons-material/ArrowBack';
+import MoreVert from '@mui/icons-material/MoreVert';
+import Avatar from '@mui/material/Avatar';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import IconButton from '@mui/material/IconButton';
+import Menu from '@mui/material/Menu';
+import MenuItem from '@mui/material/MenuItem';
+import Paper from '@mui/material/Paper';
+import Typography from '@mui/material/Typography';
+import { can, canOpenTicket, formatPhoneDisplay } from '@atende/shared';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
+import { api } from '../../api';
+import type { Message, Ticket } from '../../api/types';
+import { useSession } from '../../session/store';
+import { useCompanyEvent } from '../../session/useRealtime';
+import { toast } from '../../ui/toast';
+import { useErrorToast } from '../../ui/useErrorToast';
+import { MessageInput } from './MessageInput';
+import { MessagesList } from './MessagesList';
+import { useMessages } from './useMessages';
+import { useTicketActions } from './useTicketActions';
+import { useViewer } from './useTicketList';
+
+/** Loads the ticket of the route (GET /tickets/u/{uuid}) and checks that the user may open it. */
+function useTicket(uuid: string) {
+  const viewer = useViewer();
+  const navigate = useNavigate();
+  const { t } = useTranslation();
+  const showError = useErrorToast();
+  const [ticket, setTicket] = useState<Ticket | null>(null);
+
+  useEffect(() => {
+    let cancelled = false;
+    setTicket(null);
+    api
+      .get<Ticket>(`/tickets/u/${uuid}`)
+      .then((loaded) => {
+        if (cancelled || !viewer) return;
+        if (!canOpenTicket(viewer, loaded)) {
+          toast.error(t('tickets.accessDenied'));
+          navigate('/tickets', { replace: true });
+          return;
+        }
+        setTicket(loaded);
+      })
+      .catch((error: unknown) => {
+        if (cancelled) return;
+        showError(error);
+        navigate('/tickets', { replace: true });
+      });
+    return () => {
+      cancelled = true;
+    };
+  }, [uuid, viewer, navigate, showError, t]);
+
+  useCompanyEvent('ticket', (payload) => {
+    const data = payload as { action: string; ticket?: Ticket; ticketId?: number };
+    if (data.action === 'update' && data.ticket && data.ticket.uuid === uuid) {
+      setTicket((current) => (current ? { ...current, ...data.ticket } : current));
+    } else if (data.action === 'delete' && ticket && data.ticketId === ticket.id) {
+      navigate('/tickets');
+    }
+  });
+  useCompanyEvent('contact', (payload) => {
+    const data = payload as { action: string; contact?: Ticket['contact'] };
+    if (data.contact) {
+      setTicket((current) =>
+        current && current.contactId === data.contact!.id
+          ? { ...current, contact: { ...current.contact, ...data.contact } }
+          : current,
+      );
+    }
+  });
+
+  return ticket;
+}
+
+export function TicketView({ uuid, onBack }: { uuid: string; onBack?(): void }) {
+  const { t } = useTranslation();
+  const profile = useSession((s) => s.user?.profile);
+  const ticket = useTicket(uuid);
+  const { run, remove } = useTicketActions();
+  const { messages, loading, loadOlder } = useMessages(ticket?.id);
+  const [replyTo, setReplyTo] = useState<Message | null>(null);
+  const [menu, setMenu] = useState<HTMLElement | null>(null);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const showError = useErrorToast();
+
+  if (!ticket) {
+    return (
+      <Box sx={{ display: 'grid', placeItems: 'center', height: '100%' }}>
+        <CircularProgress />
+      </Box>
+    );
+  }
+
+  const deleteMessage = async (message: Message) => {
+    try {
+      await api.delete(`/messages/${message.id}`);
+    } catch (error) {
+      showError(error);
+    }
+  };
+
+  return (
+    <Box sx={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
+      <Paper
+        square
+        elevation={1}
+        sx={{ display: 'flex', alignItems: 'center', gap: 1.5, px: 2, py: 1 }}
+      >
+        {onBack && (
+          <IconButton aria-label={t('common.back')} onClick={onBack} edge="start">
+            <ArrowBack />
+          </IconButton>
+        )}
+        <Avatar
+          src={ticket.contact?.urlPicture ?? ticket.contact?.profilePicUrl}
+          alt={ticket.contact?.name}
+        />
+        <Box sx={{ flex: 1, minWidth: 0 }}>
+          <Typography noWrap sx={{ fontWeight: 600 }} data-testid="ticket-contact-name">
+            {ticket.contact?.name} #{ticket.id}
+          </Typography>
+          <Typography variant="caption" color="text.secondary" noWrap component="p">
+            {formatPhoneDisplay(ticket.contact?.number ?? '')}
+            {ticket.user?.name ? ` · ${ticket.user.name}` : ''}
+          </Typography>
+        </Box>
+        {ticket.status === 'pending' && (
+          <Button
+            variant="contained"
+            color="success"
+            onClick={() => void run(ticket, { action: 'accept' })}
+          >
+            {t('tickets.accept')}
+          </Button>
+        )}
+        {ticket.status === 'open' && (
+          <>
+            <Button onClick={() => void run(ticket, { action: 'return' })}>
+              {t('tickets.return')}
+            </Button>
+            <Button variant="contained" onClick={() => void run(ticket, { action: 'finish' })}>
+              {t('tickets.resolve')}
+            </Button>
+          </>
+        )}
+        {ticket.status === 'closed' && (
+          <Button variant="contained" onClick={() => void run(ticket, { action: 'reopen' })}>
+            {t('tickets.reopen')}
+          </Button>
+        )}
+        <IconButton aria-label={t('common.edit')} onClick={(e) => setMenu(e.currentTarget)}>
+          <MoreVert />
+        </IconButton>
+        <Menu anchorEl={menu} open={menu !== null} onClose={() => setMenu(null)}>
+          {profile && can(profile, 'ticket-options:deleteTicket') && (
+            <MenuItem
+              onClick={() => {
+                setMenu(null);
+                setConfirmDelete(true);
+              }}
+            >
+              {t('tickets.delete')}
+            </MenuItem>
+          )}
+        </Menu>
+      </Paper>
+      <MessagesList
+        messages={messages}
+        loading={loading}
+        onLoadOlder={loadOlder}
+        onReply={setReplyTo}
+        onDelete={(m) => void deleteMessage(m)}
+      />
+      <MessageInput ticket={ticket} replyTo={replyTo} onClearReply={() => setReplyTo(null)} />
+      <Dialog open={confirmDelete} onClose={() => setConfirmDelete(false)}>
+        <DialogTitle>{t('tickets.deleteTitle', { name: ticket.contact?.name })}</DialogTitle>
+        <DialogContent>{t('tickets.deleteConfirm')}</DialogContent>
+        <DialogActions>
+          <Button onClick={() => setConfirmDelete(false)}>{t('common.cancel')}</Button>
+          <Button
+            color="error"
+            variant="contained"
+            onClick={() => {
+              setConfirmDelete(false);
+              void remove(ticket);
+            }}
+          >
+            {t('common.delete')}
+          </Button>
+        </DialogActions>
+      </Dialog>
+    </Box>
+  );
+}

@@ -1,0 +1,65 @@
+import type { Message } from '../../api/types';
+
+/** Older messages load when the thread is scrolled within 50 px of its top (core §9). */
+export const OLDER_PAGE_THRESHOLD_PX = 50;
+
+export type ThreadRow =
+  | { kind: 'day'; key: string; date: string }
+  | { kind: 'ticket-ended'; key: string; date: string }
+  | { kind: 'ticket-started'; key: string; date: string }
+  | { kind: 'message'; key: string; message: Message };
+
+const dayKey = (iso: string) => {
+  const d = new Date(iso);
+  return `${d.getFullYear()}-${d.getMonth()}-${d.getDate()}`;
+};
+
+/**
+ * The rows of a thread in time order: a separator whenever the day changes, and
+ * 'conversation ended' / 'started' markers when consecutive messages belong to different
+ * tickets of the contact.
+ */
+export function threadRows(messages: readonly Message[]): ThreadRow[] {
+  const rows: ThreadRow[] = [];
+  let previous: Message | undefined;
+  for (const message of messages) {
+    if (previous && previous.ticketId !== message.ticketId) {
+      rows.push({ kind: 'ticket-ended', key: `end-${previous.id}`, date: previous.createdAt });
+      rows.push({ kind: 'ticket-started', key: `start-${message.id}`, date: message.createdAt });
+    }
+    if (!previous || dayKey(previous.createdAt) !== dayKey(message.createdAt)) {
+      rows.push({ kind: 'day', key: `day-${message.id}`, date: message.createdAt });
+    }
+    rows.push({ kind: 'message', key: `m-${message.id}`, message });
+    previous = message;
+  }
+  return rows;
+}
+
+/** Merges a page or a live message into the thread: by id, in time order. */
+export function mergeMessages(
+  current: readonly Message[],
+  incoming: readonly Message[],
+): Message[] {
+  const byId = new Map(current.map((m) => [String(m.id), m]));
+  for (const message of incoming) byId.set(String(message.id), message);
+  return [...byId.values()].sort(
+    (a, b) =>
+      Date.parse(a.createdAt) - Date.parse(b.createdAt) || String(a.id).localeCompare(String(b.id)),
+  );
+}
+
+/** The 'signed message' option prefixes the user's name in bold (WhatsApp *bold*). */
+export const signBody = (body: string, userName: string, signed: boolean): string =>
+  signed ? `*${userName}:*\n${body}` : body;
+
+/** Empty or whitespace-only messages are not sent (core §5). */
+export const isSendable = (body: string): boolean => body.trim().length > 0;
+
+/** Ack display (core §3): 0 pending, 1-2 sent, 3 delivered, 4-5 read. */
+export function ackState(ack: number): 'pending' | 'sent' | 'delivered' | 'read' {
+  if (ack <= 0) return 'pending';
+  if (ack <= 2) return 'sent';
+  if (ack === 3) return 'delivered';
+  return 'read';
+}
