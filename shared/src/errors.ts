@@ -393,6 +393,25 @@ export const ERRORS = {
     'This connection does not use the simulator.',
     'Esta conexión no usa el simulador.',
   ),
+  // issue 5: queues, option trees, quick messages, routing
+  ERR_QUEUE_NAME_ALREADY_EXISTS: entry(
+    409,
+    'Já existe uma fila com este nome.',
+    'A queue with this name already exists.',
+    'Ya existe una cola con este nombre.',
+  ),
+  ERR_NO_QUEUE_OPTION_FOUND: entry(
+    404,
+    'Nenhuma opção encontrada com este ID.',
+    'No option found with this ID.',
+    'No se encontró ninguna opción con este ID.',
+  ),
+  ERR_NO_QUICK_MESSAGE_FOUND: entry(
+    404,
+    'Nenhuma resposta rápida encontrada com este ID.',
+    'No quick message found with this ID.',
+    'No se encontró ninguna respuesta rápida con este ID.',
+  ),
 } as const satisfies Record<string, ErrorEntry>;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -9,6 +9,8 @@ import { TicketEntity } from '../modules/tickets/ticket.entity.js';
 import { MessageEntity } from '../modules/messages/message.entity.js';
 import { TicketNoteEntity } from '../modules/notes/ticket-note.entity.js';
 import { TagEntity } from '../modules/tags/tag.entity.js';
+import { QueueOptionEntity } from '../modules/queue-options/queue-option.entity.js';
+import { QuickMessageEntity } from '../modules/quick-messages/quick-message.entity.js';
 
 /** Every entity the data source knows. Add new ones at the end. */
 export const entities = [
@@ -23,4 +25,6 @@ export const entities = [
   MessageEntity,
   TicketNoteEntity,
   TagEntity,
+  QueueOptionEntity,
+  QuickMessageEntity,
 ];

@@ -14,6 +14,9 @@ import { contactsRoutes } from '../modules/contacts/contacts.routes.js';
 import { mediaRoutes } from '../modules/whatsapps/media.routes.js';
 import { whatsappsRoutes } from '../modules/whatsapps/whatsapps.routes.js';
 import { simulatorRoutes } from '../whatsapp/simulator/routes.js';
+import { queuesRoutes } from '../modules/queues/queues.routes.js';
+import { queueOptionsRoutes } from '../modules/queue-options/queue-options.routes.js';
+import { quickMessagesRoutes } from '../modules/quick-messages/quick-messages.routes.js';
 import { VERSION } from '../version.js';
 import { AppError, errorMiddleware } from './errors.js';
 
@@ -48,6 +51,9 @@ export const routers: RouterFactory[] = [
   whatsappsRoutes,
   simulatorRoutes,
   mediaRoutes,
+  queuesRoutes,
+  queueOptionsRoutes,
+  quickMessagesRoutes,
 ];
 
 async function health(app: AppContext) {

@@ -6,4 +6,6 @@ export * from './plans.js';
 export * from './settings.js';
 export * from './contacts.js';
 export * from './tickets.js';
+export * from './queues.js';
+export * from './quick-messages.js';
 export * from './whatsapps.js';

@@ -17,6 +17,7 @@ export type CompanyEventName =
   | 'contact'
   | 'tag'
   | 'chat'
+  | 'quickmessage'
   | 'payment';
 
 export const roomOfCompany = (companyId: number): string => `company-${companyId}`;

@@ -1,0 +1,91 @@
+import { Router } from 'express';
+import { idParams, queueInput, queueUpdate } from '@atende/shared';
+import { z } from 'zod';
+import type { AppContext } from '../../context.js';
+import { route } from '../../http/route.js';
+import { QueueEntity } from './queue.entity.js';
+import { createQueue, listQueues, publicQueue, updateQueue } from './queues.service.js';
+import { receiveFile, removeAttachment, storeAttachment } from './upload.js';
+
+/** `/queue` CRUD and its attachment (admin §7); every change is a company-{id}-queue event. */
+export function queuesRoutes(app: AppContext): Router {
+  const router = Router();
+  const emit = (companyId: number, payload: object) =>
+    app.realtime.toCompany(companyId, 'queue', payload);
+
+  router.get(
+    '/queue',
+    route(app, { query: z.object({ companyId: z.unknown().optional() }) }, async ({ scope }) =>
+      (await listQueues(scope)).map(publicQueue),
+    ),
+  );
+
+  router.get(
+    '/queue/:id',
+    route(app, { params: idParams }, async ({ scope, params }) =>
+      publicQueue(await scope.repo(QueueEntity, 'ERR_NO_QUEUE_FOUND').get(params.id)),
+    ),
+  );
+
+  router.post(
+    '/queue',
+    route(app, { access: 'admin', body: queueInput, status: 201 }, async ({ scope, body }) => {
+      const queue = publicQueue(await createQueue(app, scope, body));
+      emit(scope.companyId, { action: 'create', queue });
+      return queue;
+    }),
+  );
+
+  router.put(
+    '/queue/:id',
+    route(
+      app,
+      { access: 'admin', params: idParams, body: queueUpdate },
+      async ({ scope, params, body }) => {
+        const queue = publicQueue(await updateQueue(scope, params.id, body));
+        emit(scope.companyId, { action: 'update', queue });
+        return queue;
+      },
+    ),
+  );
+
+  router.delete(
+    '/queue/:id',
+    route(app, { access: 'admin', params: idParams }, async ({ scope, params }) => {
+      const repo = scope.repo(QueueEntity, 'ERR_NO_QUEUE_FOUND');
+      const queue = await repo.get(params.id);
+      await repo.delete(params.id);
+      await removeAttachment(app, scope.companyId, queue.mediaPath);
+      emit(scope.companyId, { action: 'delete', queueId: params.id });
+      return { message: 'Queue deleted' };
+    }),
+  );
+
+  router.post(
+    '/queue/:id/media-upload',
+    route(app, { access: 'admin', params: idParams }, async ({ scope, params, req, res }) => {
+      const repo = scope.repo(QueueEntity, 'ERR_NO_QUEUE_FOUND');
+      const before = await repo.get(params.id);
+      const file = await receiveFile(app, req, res);
+      const attachment = await storeAttachment(app, scope.companyId, file);
+      const queue = publicQueue(await repo.update(params.id, attachment));
+      await removeAttachment(app, scope.companyId, before.mediaPath);
+      emit(scope.companyId, { action: 'update', queue });
+      return { mensagem: 'Arquivo Anexado', queue };
+    }),
+  );
+
+  router.delete(
+    '/queue/:id/media-upload',
+    route(app, { access: 'admin', params: idParams }, async ({ scope, params }) => {
+      const repo = scope.repo(QueueEntity, 'ERR_NO_QUEUE_FOUND');
+      const before = await repo.get(params.id);
+      const queue = publicQueue(await repo.update(params.id, { mediaPath: null, mediaName: null }));
+      await removeAttachment(app, scope.companyId, before.mediaPath);
+      emit(scope.companyId, { action: 'update', queue });
+      return { mensagem: 'Arquivo excluído', queue };
+    }),
+  );
+
+  return router;
+}
