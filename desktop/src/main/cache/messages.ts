@@ -1,0 +1,109 @@
+import type { Database } from 'better-sqlite3';
+import type { EntityData, OptimisticMessage } from '../core/types.js';
+
+/** A cached message: the server's (`id` set) or an optimistic reply awaiting its ack. */
+export type CachedMessage = EntityData & { key: number; pending: boolean };
+
+interface MessageRow {
+  key: number;
+  id: number | null;
+  data: string;
+}
+
+const toMessage = (row: MessageRow): CachedMessage => ({
+  ...(JSON.parse(row.data) as EntityData),
+  key: row.key,
+  pending: row.id === null,
+});
+
+/**
+ * Inserts or replaces the server's message. One carrying a `clientId` takes over the optimistic
+ * row of that reply (same key), so a reply is shown once whether its ack or its event comes first.
+ */
+export function upsertMessage(db: Database, m: EntityData): void {
+  const clientId = typeof m.clientId === 'string' ? m.clientId : null;
+  const byId = db.prepare(`SELECT key FROM messages WHERE id = ?`).get(m.id) as
+    { key: number } | undefined;
+  const byClient = clientId
+    ? (db.prepare(`SELECT key FROM messages WHERE clientId = ?`).get(clientId) as
+        { key: number } | undefined)
+    : undefined;
+  if (byId && byClient && byId.key !== byClient.key) {
+    db.prepare(`DELETE FROM messages WHERE key = ?`).run(byClient.key);
+  }
+  const values = {
+    id: m.id,
+    clientId,
+    ticketId: typeof m.ticketId === 'number' ? m.ticketId : 0,
+    createdAt: typeof m.createdAt === 'string' ? m.createdAt : '',
+    body: typeof m.body === 'string' ? m.body : '',
+    fromMe: m.fromMe === true ? 1 : 0,
+    data: JSON.stringify(m),
+  };
+  const key = byId?.key ?? byClient?.key;
+  if (key === undefined) {
+    db.prepare(
+      `INSERT INTO messages (id, clientId, ticketId, createdAt, body, fromMe, data)
+       VALUES (@id, @clientId, @ticketId, @createdAt, @body, @fromMe, @data)`,
+    ).run(values);
+    return;
+  }
+  db.prepare(
+    `UPDATE messages SET id = @id, clientId = COALESCE(@clientId, clientId), ticketId = @ticketId,
+       createdAt = @createdAt, body = @body, fromMe = @fromMe, data = @data WHERE key = @key`,
+  ).run({ ...values, key });
+}
+
+export function insertOptimistic(db: Database, m: OptimisticMessage): void {
+  db.prepare(
+    `INSERT INTO messages (id, clientId, ticketId, createdAt, body, fromMe, data)
+     VALUES (NULL, ?, ?, ?, ?, 1, ?)`,
+  ).run(m.clientId, m.ticketId, m.createdAt, m.body, JSON.stringify(m));
+}
+
+export function deleteMessage(db: Database, id: number): void {
+  db.prepare(`DELETE FROM messages WHERE id = ?`).run(id);
+}
+
+export function deleteOptimistic(db: Database, clientId: string): void {
+  db.prepare(`DELETE FROM messages WHERE clientId = ? AND id IS NULL`).run(clientId);
+}
+
+export interface MessagePageOptions {
+  limit?: number;
+  /** Keyset: the oldest message of the page already shown. */
+  before?: { createdAt: string; key: number };
+}
+
+/** A page of a ticket's messages, newest first (the chat scrolls up for older ones). */
+export function messagesPage(
+  db: Database,
+  ticketId: number,
+  options: MessagePageOptions = {},
+): CachedMessage[] {
+  const limit = options.limit ?? 50;
+  const rows = options.before
+    ? db
+        .prepare(
+          `SELECT key, id, data FROM messages
+            WHERE ticketId = ? AND (createdAt, key) < (?, ?)
+            ORDER BY createdAt DESC, key DESC LIMIT ?`,
+        )
+        .all(ticketId, options.before.createdAt, options.before.key, limit)
+    : db
+        .prepare(
+          `SELECT key, id, data FROM messages WHERE ticketId = ?
+            ORDER BY createdAt DESC, key DESC LIMIT ?`,
+        )
+        .all(ticketId, limit);
+  return (rows as MessageRow[]).map(toMessage);
+}
+
+export function countMessages(db: Database, ticketId?: number): number {
+  const row = (
+    ticketId === undefined
+      ? db.prepare(`SELECT count(*) AS n FROM messages`).get()
+      : db.prepare(`SELECT count(*) AS n FROM messages WHERE ticketId = ?`).get(ticketId)
+  ) as { n: number };
+  return row.n;
+}

@@ -1,0 +1,159 @@
+import type { Awaitable, Change, Clock, FeedAnswer, Op, Snapshot, SyncStore } from './types.js';
+
+export interface SyncTransport {
+  /** `GET /sync/changes?after=&limit=`, parsed. Rejects on a network failure. */
+  fetchChanges(after: number, limit: number): Promise<FeedAnswer>;
+  /** Everything the cache holds, as of a feed number, for a full resync. */
+  fetchSnapshot(): Promise<Snapshot>;
+}
+
+export type AppliedSource = 'event' | 'pull' | 'reset';
+
+export interface SyncEngineOptions {
+  store: SyncStore;
+  transport: SyncTransport;
+  clock: Clock;
+  pageSize?: number;
+  /** How long a missing number may be late before the engine pulls (events can overtake). */
+  gapGraceMs?: number;
+  onApplied?: (ops: Op[], source: AppliedSource) => Awaitable<void>;
+  onError?: (error: unknown) => void;
+}
+
+export const DEFAULT_PAGE_SIZE = 500;
+export const DEFAULT_GAP_GRACE_MS = 300;
+
+/**
+ * Keeps the cache equal to the server's feed: socket events are applied in number order, a gap
+ * or a reconnect pulls the feed page by page, and `resetRequired` replaces the cache. Every
+ * store write runs through one queue, so an event never lands in the middle of a pull.
+ */
+export class SyncEngine {
+  private cursor = 0;
+  private readonly buffer = new Map<number, Change>();
+  private queue: Promise<void> = Promise.resolve();
+  private pending: Promise<void> | null = null;
+  private gapTimer: unknown = null;
+  private started = false;
+  private readonly pageSize: number;
+  private readonly gapGraceMs: number;
+
+  constructor(private readonly options: SyncEngineOptions) {
+    this.pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
+    this.gapGraceMs = options.gapGraceMs ?? DEFAULT_GAP_GRACE_MS;
+  }
+
+  get position(): number {
+    return this.cursor;
+  }
+
+  /** Reads the saved cursor; call once before anything else. */
+  async start(): Promise<void> {
+    this.cursor = await this.options.store.getCursor();
+    this.started = true;
+  }
+
+  /** A socket event carrying a feed number. */
+  receive(change: Change): Promise<void> {
+    return this.enqueue(async () => {
+      if (change.seq <= this.cursor) return;
+      this.buffer.set(change.seq, change);
+      await this.drain();
+      this.watchGap();
+    });
+  }
+
+  /** The socket (re)connected: events may have been missed while it was down. */
+  connected(): Promise<void> {
+    return this.pull();
+  }
+
+  disconnected(): void {
+    this.disarmGapTimer();
+  }
+
+  /** Pulls the feed until it has no more; concurrent calls share one queued pull. */
+  pull(): Promise<void> {
+    if (this.pending) return this.pending;
+    const run = this.enqueue(async () => {
+      this.pending = null;
+      this.disarmGapTimer();
+      await this.pullPages();
+      await this.drain();
+      this.watchGap();
+    });
+    this.pending = run;
+    return run;
+  }
+
+  /** Resolves when every queued write has run. */
+  idle(): Promise<void> {
+    return this.queue;
+  }
+
+  private enqueue(task: () => Promise<void>): Promise<void> {
+    if (!this.started) return Promise.reject(new Error('SyncEngine.start() was not called'));
+    const run = this.queue.then(task);
+    this.queue = run.catch((error: unknown) => this.options.onError?.(error));
+    return run;
+  }
+
+  /** Applies buffered events while they continue the cursor without a hole. */
+  private async drain(): Promise<void> {
+    for (const seq of [...this.buffer.keys()]) if (seq <= this.cursor) this.buffer.delete(seq);
+    for (;;) {
+      const next = this.buffer.get(this.cursor + 1);
+      if (!next) return;
+      await this.options.store.applyChanges(next.ops, next.seq);
+      this.buffer.delete(next.seq);
+      this.cursor = next.seq;
+      await this.options.onApplied?.(next.ops, 'event');
+    }
+  }
+
+  private async pullPages(): Promise<void> {
+    for (;;) {
+      const answer = await this.options.transport.fetchChanges(this.cursor, this.pageSize);
+      if ('resetRequired' in answer) {
+        await this.resync();
+        continue;
+      }
+      const ops = answer.changes.flatMap((c) => c.ops);
+      const last = Math.max(answer.last, this.cursor);
+      // The page and its cursor commit together: a crash replays the page, never skips it.
+      await this.options.store.applyChanges(ops, last);
+      const moved = last > this.cursor;
+      this.cursor = last;
+      if (ops.length) await this.options.onApplied?.(ops, 'pull');
+      if (!answer.hasMore || !moved) return;
+    }
+  }
+
+  private async resync(): Promise<void> {
+    const snapshot = await this.options.transport.fetchSnapshot();
+    await this.options.store.replaceAll(snapshot);
+    this.cursor = snapshot.cursor;
+    await this.options.onApplied?.([], 'reset');
+  }
+
+  /** A hole before buffered events gets a grace period, then a pull; no hole, no timer. */
+  private watchGap(): void {
+    if (this.buffer.size === 0) this.disarmGapTimer();
+    else this.armGapTimer();
+  }
+
+  private armGapTimer(): void {
+    if (this.gapTimer !== null) return;
+    const fire = () => {
+      this.gapTimer = null;
+      this.pull().catch(() => undefined);
+    };
+    this.gapTimer = this.options.clock.setTimeout(fire, this.gapGraceMs);
+  }
+
+  private disarmGapTimer(): void {
+    if (this.gapTimer === null) return;
+    this.options.clock.clearTimeout(this.gapTimer);
+    this.gapTimer = null;
+  }
+}
