@@ -18,7 +18,8 @@ export default defineConfig({
         test: {
           name: 'node',
           environment: 'node',
-          include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+          // The Electron main process has its own config (vitest.main.config.ts).
+          include: ['src/renderer/**/*.test.ts', 'test/**/*.test.ts'],
         },
       },
       {
@@ -26,7 +27,7 @@ export default defineConfig({
         test: {
           name: 'dom',
           environment: 'jsdom',
-          include: ['src/**/*.test.tsx', 'test/**/*.test.tsx'],
+          include: ['src/renderer/**/*.test.tsx', 'test/**/*.test.tsx'],
           setupFiles: [here('./test/setup-dom.ts')],
         },
       },
