@@ -11,6 +11,12 @@ import { plansRoutes } from '../modules/plans/plans.routes.js';
 import { settingsRoutes } from '../modules/settings/settings.routes.js';
 import { usersRoutes } from '../modules/users/users.routes.js';
 import { contactsRoutes } from '../modules/contacts/contacts.routes.js';
+import { ticketsRoutes } from '../modules/tickets/tickets.routes.js';
+import { messagesRoutes } from '../modules/messages/messages.routes.js';
+import { syncRoutes } from '../modules/changes/sync.routes.js';
+import { tagsRoutes } from '../modules/tags/tags.routes.js';
+import { notesRoutes } from '../modules/notes/notes.routes.js';
+import { dashboardRoutes } from '../modules/dashboard/dashboard.routes.js';
 import { mediaRoutes } from '../modules/whatsapps/media.routes.js';
 import { whatsappsRoutes } from '../modules/whatsapps/whatsapps.routes.js';
 import { simulatorRoutes } from '../whatsapp/simulator/routes.js';
@@ -48,6 +54,12 @@ export const routers: RouterFactory[] = [
   usersRoutes,
   settingsRoutes,
   contactsRoutes,
+  ticketsRoutes,
+  messagesRoutes,
+  syncRoutes,
+  tagsRoutes,
+  notesRoutes,
+  dashboardRoutes,
   whatsappsRoutes,
   simulatorRoutes,
   mediaRoutes,

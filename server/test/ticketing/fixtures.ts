@@ -140,3 +140,18 @@ export async function until<T>(
     await sleep(25);
   }
 }
+
+/** A simulator connection, created through the connections API and scanned until CONNECTED. */
+export async function simConnection(
+  server: TestServer,
+  admin: Session,
+  sim: { connect: (id: number) => Promise<unknown> },
+): Promise<number> {
+  const res = await server.request('POST', '/whatsapp', {
+    token: admin.token,
+    body: { name: `Sim ${randomBytes(3).toString('hex')}`, provider: 'simulator' },
+  });
+  if (res.status !== 201) throw new Error(`connection: ${JSON.stringify(res.body)}`);
+  await sim.connect(res.body.id);
+  return res.body.id;
+}

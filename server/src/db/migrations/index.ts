@@ -1,6 +1,7 @@
 import { Foundation1732233600000 } from './1732233600000-Foundation.js';
 import { Whatsapps1732233700000 } from './1732233700000-Whatsapps.js';
 import { Ticketing1732233800000 } from './1732233800000-Ticketing.js';
+import { MessageProviderPayload1732233900000 } from './1732233900000-MessageProviderPayload.js';
 import { WhatsappSessions1732233760000 } from './1732233760000-WhatsappSessions.js';
 import { Routing1732235000000 } from './1732235000000-Routing.js';
 
@@ -10,5 +11,6 @@ export const migrations = [
   Whatsapps1732233700000,
   WhatsappSessions1732233760000,
   Ticketing1732233800000,
+  MessageProviderPayload1732233900000,
   Routing1732235000000,
 ];

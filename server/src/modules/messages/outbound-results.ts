@@ -1,0 +1,51 @@
+// The outcome of our sends: the WhatsApp id and the provider's copy are stored, a failure marks
+// the message; and providers find that copy again to answer WhatsApp's retry requests.
+import type { AppContext } from '../../context.js';
+import {
+  outboundResultHandlers,
+  providerPayloadLookups,
+  type OutboundJob,
+  type OutboundResult,
+} from '../../whatsapp/hooks.js';
+import { withChanges } from '../changes/publish.js';
+import { loadTicket } from '../tickets/tickets.queries.js';
+import { markSendFailed } from './messages.service.js';
+import { loadMessage, messageChange } from './messages.queries.js';
+
+export async function applyOutboundResult(
+  app: AppContext,
+  job: OutboundJob,
+  result: OutboundResult,
+): Promise<void> {
+  if (job.messageId == null || (job.content.kind !== 'text' && job.content.kind !== 'media'))
+    return;
+  if (!result.ok) return markSendFailed(app, job.companyId, job.messageId, result.error);
+  const sent = result.sent;
+  await withChanges(app, job.companyId, async (tx, changes) => {
+    const [rows] = (await tx.query(
+      `UPDATE messages SET ack = GREATEST(ack, 1), wid = COALESCE($3, wid),
+              "providerPayload" = COALESCE($4, "providerPayload"), "sendError" = NULL,
+              "updatedAt" = now()
+        WHERE id = $1 AND "companyId" = $2 RETURNING id`,
+      [job.messageId, job.companyId, sent?.ref.id ?? null, sent?.providerPayload ?? null],
+    )) as [{ id: number }[], number];
+    if (!rows.length) return;
+    const message = await loadMessage(tx, job.companyId, job.messageId!);
+    changes.push(
+      messageChange(message, await loadTicket(tx, job.companyId, message.ticketId), 'update'),
+    );
+  });
+}
+
+if (!outboundResultHandlers.includes(applyOutboundResult))
+  outboundResultHandlers.push(applyOutboundResult);
+
+const lookupPayload: (typeof providerPayloadLookups)[number] = async (app, connection, ref) => {
+  const [row] = (await app.ds.query(
+    `SELECT "providerPayload" FROM messages
+      WHERE "companyId" = $1 AND "whatsappId" = $2 AND wid = $3 AND "fromMe" = $4`,
+    [connection.companyId, connection.whatsappId, ref.id, ref.fromMe],
+  )) as { providerPayload: string | null }[];
+  return row?.providerPayload ?? undefined;
+};
+if (!providerPayloadLookups.includes(lookupPayload)) providerPayloadLookups.push(lookupPayload);

@@ -1,0 +1,126 @@
+import { Router } from 'express';
+import { idParams, pageQuery, tagInput, tagSync } from '@atende/shared';
+import { z } from 'zod';
+import type { AppContext } from '../../context.js';
+import { AppError } from '../../http/errors.js';
+import { route } from '../../http/route.js';
+import type { Change } from '../changes/change-log.js';
+import { withChanges } from '../changes/publish.js';
+import { loadTicket, ticketChange } from '../tickets/tickets.queries.js';
+import { assertCanOpen, loadViewer } from '../tickets/visibility.js';
+import { TagEntity, type Tag } from './tag.entity.js';
+
+const PAGE = 20;
+const tagChange = (tag: Tag | { id: number }, action: string): Change => ({
+  entity: 'tag',
+  entityId: tag.id,
+  action,
+  payload: action === 'delete' ? { action, tagId: tag.id } : { action, tag },
+});
+const isUniqueViolation = (err: unknown) => (err as { code?: string }).code === '23505';
+
+/** Tags (CRUD) and the tags of a ticket (`/tags/sync`). */
+export function tagsRoutes(app: AppContext): Router {
+  const router = Router();
+
+  router.get(
+    '/tags',
+    route(app, { query: pageQuery }, async ({ scope, query }) => {
+      const qb = scope.repo(TagEntity).query('g');
+      if (query.searchParam) qb.andWhere('g.name ILIKE :s', { s: `%${query.searchParam}%` });
+      const [tags, count] = await qb
+        .orderBy('g.name', 'ASC')
+        .skip((query.pageNumber - 1) * PAGE)
+        .take(PAGE)
+        .getManyAndCount();
+      return { tags, count, hasMore: count > query.pageNumber * PAGE };
+    }),
+  );
+
+  router.get(
+    '/tags/list',
+    route(app, { query: z.object({}).passthrough() }, ({ scope }) =>
+      scope.repo(TagEntity).find({}, { order: { name: 'ASC' } }),
+    ),
+  );
+
+  router.get(
+    '/tags/:id',
+    route(app, { params: idParams }, ({ scope, params }) =>
+      scope.repo(TagEntity, 'ERR_NO_TAG_FOUND').get(params.id),
+    ),
+  );
+
+  const save = (companyId: number, work: (changes: Change[]) => Promise<Tag>) =>
+    withChanges(app, companyId, async (_tx, changes) => work(changes)).catch((err: unknown) => {
+      if (isUniqueViolation(err)) throw new AppError('ERR_TAG_NAME_EXISTS');
+      throw err;
+    });
+
+  router.post(
+    '/tags',
+    route(app, { body: tagInput, status: 201 }, ({ scope, body }) =>
+      save(scope.companyId, async (changes) => {
+        const [tag] = (await app.ds.query(
+          `INSERT INTO tags ("companyId", name, color, kanban) VALUES ($1, $2, $3, $4) RETURNING *`,
+          [scope.companyId, body.name, body.color ?? '#A4CCCC', body.kanban ?? 0],
+        )) as Tag[];
+        changes.push(tagChange(tag!, 'create'));
+        return tag!;
+      }),
+    ),
+  );
+
+  router.put(
+    '/tags/:id',
+    route(app, { params: idParams, body: tagInput.partial() }, ({ scope, params, body }) =>
+      save(scope.companyId, async (changes) => {
+        const tag = await scope.repo(TagEntity, 'ERR_NO_TAG_FOUND').update(params.id, body);
+        changes.push(tagChange(tag, 'update'));
+        return tag;
+      }),
+    ),
+  );
+
+  router.delete(
+    '/tags/:id',
+    route(app, { params: idParams }, async ({ scope, params }) => {
+      await withChanges(app, scope.companyId, async (tx, changes) => {
+        const [rows] = (await tx.query(
+          'DELETE FROM tags WHERE id = $1 AND "companyId" = $2 RETURNING id',
+          [params.id, scope.companyId],
+        )) as [{ id: number }[], number];
+        if (!rows.length) throw new AppError('ERR_NO_TAG_FOUND');
+        changes.push(tagChange({ id: params.id }, 'delete'));
+      });
+      return { message: 'Tag deleted' };
+    }),
+  );
+
+  router.post(
+    '/tags/sync',
+    route(app, { body: tagSync }, async ({ user, body }) => {
+      const viewer = await loadViewer(app.ds, user.companyId, user.id);
+      const tagIds = [...new Set(body.tags.map((t) => (typeof t === 'number' ? t : t.id)))];
+      return withChanges(app, user.companyId, async (tx, changes) => {
+        const ticket = await loadTicket(tx, user.companyId, body.ticketId);
+        assertCanOpen(viewer, ticket);
+        const owned = (await tx.query(
+          'SELECT id FROM tags WHERE "companyId" = $1 AND id = ANY($2::int[])',
+          [user.companyId, tagIds],
+        )) as unknown[];
+        if (owned.length !== tagIds.length) throw new AppError('ERR_NO_TAG_FOUND');
+        await tx.query('DELETE FROM ticket_tags WHERE "ticketId" = $1', [ticket.id]);
+        await tx.query(
+          `INSERT INTO ticket_tags ("ticketId", "tagId") SELECT $1, unnest($2::int[])`,
+          [ticket.id, tagIds],
+        );
+        const updated = await loadTicket(tx, user.companyId, ticket.id);
+        changes.push(ticketChange(updated));
+        return { tags: updated.tags };
+      });
+    }),
+  );
+
+  return router;
+}

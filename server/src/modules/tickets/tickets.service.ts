@@ -1,0 +1,237 @@
+import {
+  TicketTransitionError,
+  ticketUpdateFor,
+  type TicketCommand,
+  type TicketUpdate,
+  type TicketUpdateBody,
+} from '@atende/shared';
+import type { EntityManager } from 'typeorm';
+import type { AppContext } from '../../context.js';
+import { AppError } from '../../http/errors.js';
+import { logger } from '../../logger.js';
+import type { Change } from '../changes/change-log.js';
+import { withChanges } from '../changes/publish.js';
+import { sendMessage } from '../messages/messages.service.js';
+import { loadTicket, ticketChange, ticketGone, type TicketView } from './tickets.queries.js';
+import { assertCanOpen, isAdmin, type Viewer } from './visibility.js';
+
+async function assertOwned(
+  tx: EntityManager,
+  table: string,
+  id: number,
+  companyId: number,
+  code: 'ERR_NO_QUEUE_FOUND' | 'ERR_NO_USER_FOUND' | 'ERR_NO_WAPP_FOUND' | 'ERR_NO_CONTACT_FOUND',
+) {
+  const rows = (await tx.query(`SELECT 1 FROM ${table} WHERE id = $1 AND "companyId" = $2`, [
+    id,
+    companyId,
+  ])) as unknown[];
+  if (!rows.length) throw new AppError(code);
+}
+
+/** ERR_OTHER_OPEN_TICKET carries the ticket, its owner and queue (core §8 special handling). */
+async function otherOpenTicket(
+  tx: EntityManager | AppContext['ds'],
+  companyId: number,
+  contactId: number,
+  whatsappId: number,
+  exceptId = 0,
+): Promise<AppError | undefined> {
+  const [row] = (await tx.query(
+    `SELECT id FROM tickets WHERE "companyId" = $1 AND "contactId" = $2 AND "whatsappId" = $3
+        AND status <> 'closed' AND id <> $4`,
+    [companyId, contactId, whatsappId, exceptId],
+  )) as { id: number }[];
+  if (!row) return undefined;
+  const t = await loadTicket(tx, companyId, row.id);
+  return new AppError('ERR_OTHER_OPEN_TICKET', {
+    details: { ticketId: t.id, uuid: t.uuid, status: t.status, user: t.user, queue: t.queue },
+  });
+}
+
+const isUniqueViolation = (err: unknown) => (err as { code?: string }).code === '23505';
+
+async function defaultConnection(tx: EntityManager, viewer: Viewer): Promise<number> {
+  const [row] = (await tx.query(
+    `SELECT COALESCE((SELECT "whatsappId" FROM users WHERE id = $2 AND "whatsappId" IS NOT NULL),
+                     (SELECT id FROM whatsapps WHERE "companyId" = $1 AND "isDefault" LIMIT 1),
+                     (SELECT id FROM whatsapps WHERE "companyId" = $1 ORDER BY id LIMIT 1)) AS id`,
+    [viewer.companyId, viewer.id],
+  )) as { id: number | null }[];
+  if (!row?.id) throw new AppError('ERR_NO_DEF_WAPP_FOUND');
+  return row.id;
+}
+
+export interface TicketCreate {
+  contactId: number;
+  queueId?: number | null;
+  whatsappId?: number | null;
+  userId?: number | null;
+  status?: 'pending' | 'open' | 'closed';
+}
+
+/** New ticket from the dialog: posted open, owned by the chosen (or acting) user. */
+export async function createTicket(
+  app: AppContext,
+  viewer: Viewer,
+  input: TicketCreate,
+): Promise<TicketView> {
+  if (input.queueId == null && !isAdmin(viewer)) throw new AppError('ERR_TRANSFER_QUEUE_REQUIRED');
+  return withChanges(app, viewer.companyId, async (tx, changes) => {
+    const c = viewer.companyId;
+    await assertOwned(tx, 'contacts', input.contactId, c, 'ERR_NO_CONTACT_FOUND');
+    if (input.queueId != null)
+      await assertOwned(tx, 'queues', input.queueId, c, 'ERR_NO_QUEUE_FOUND');
+    if (input.userId != null) await assertOwned(tx, 'users', input.userId, c, 'ERR_NO_USER_FOUND');
+    let whatsappId = input.whatsappId ?? undefined;
+    if (whatsappId != null) await assertOwned(tx, 'whatsapps', whatsappId, c, 'ERR_NO_WAPP_FOUND');
+    else whatsappId = await defaultConnection(tx, viewer);
+    const clash = await otherOpenTicket(tx, c, input.contactId, whatsappId);
+    if (clash) throw clash;
+    const status = input.status && input.status !== 'closed' ? input.status : 'open';
+    const userId = status === 'pending' ? null : (input.userId ?? viewer.id);
+    const [row] = (await tx
+      .query(
+        `INSERT INTO tickets ("companyId", "contactId", "whatsappId", "queueId", "userId", status,
+                "acceptedAt", "isGroup")
+         VALUES ($1, $2, $3, $4, $5, $6::varchar, CASE WHEN $6::varchar = 'open' THEN now() END,
+                 (SELECT "isGroup" FROM contacts WHERE id = $2)) RETURNING id`,
+        [c, input.contactId, whatsappId, input.queueId ?? null, userId, status],
+      )
+      .catch(async (err: unknown) => {
+        if (isUniqueViolation(err))
+          throw (await otherOpenTicket(app.ds, c, input.contactId, whatsappId)) ?? err;
+        throw err;
+      })) as { id: number }[];
+    const ticket = await loadTicket(tx, c, row!.id);
+    changes.push(ticketChange(ticket));
+    return ticket;
+  });
+}
+
+/** Which action of core §4 a `PUT /tickets/{id}` body asks for. */
+export function commandFor(
+  ticket: TicketView,
+  body: TicketUpdateBody,
+  actorId: number,
+): TicketCommand | undefined {
+  if (body.status === 'closed') return { action: 'finish' };
+  const queueMoves = body.queueId !== undefined && body.queueId !== ticket.queueId;
+  const userMoves = body.userId != null && body.userId !== actorId && body.userId !== ticket.userId;
+  const whatsappMoves = body.whatsappId != null && body.whatsappId !== ticket.whatsappId;
+  if (queueMoves || userMoves || whatsappMoves) {
+    const queueId = body.queueId ?? ticket.queueId;
+    if (queueId == null) throw new AppError('ERR_TRANSFER_QUEUE_REQUIRED');
+    return {
+      action: 'transfer',
+      queueId,
+      userId: body.userId ?? null,
+      whatsappId: body.whatsappId ?? null,
+    };
+  }
+  if (body.status === 'open') return { action: ticket.status === 'closed' ? 'reopen' : 'accept' };
+  if (body.status === 'pending') return { action: 'return' };
+  return undefined;
+}
+
+const FLAG_FIELDS = ['useIntegration', 'promptId', 'integrationId', 'chatbot'] as const;
+
+/** Accept, return, finish, reopen and transfer (core §4), plus the integration flags. */
+export async function updateTicket(
+  app: AppContext,
+  viewer: Viewer,
+  id: number,
+  body: TicketUpdateBody,
+): Promise<TicketView> {
+  let greet: TicketView | undefined;
+  const updated = await withChanges(app, viewer.companyId, async (tx, changes: Change[]) => {
+    const c = viewer.companyId;
+    const [locked] = (await tx.query(
+      'SELECT id FROM tickets WHERE id = $1 AND "companyId" = $2 FOR UPDATE',
+      [id, c],
+    )) as unknown[];
+    if (!locked) throw new AppError('ERR_NO_TICKET_FOUND');
+    const ticket = await loadTicket(tx, c, id);
+    assertCanOpen(viewer, ticket);
+    const command = commandFor(ticket, body, viewer.id);
+    let update: TicketUpdate = {};
+    if (command) {
+      try {
+        update = ticketUpdateFor(ticket, command, viewer.id);
+      } catch (err) {
+        if (err instanceof TicketTransitionError)
+          throw new AppError('ERR_INVALID_TICKET_TRANSITION');
+        throw err;
+      }
+      if (command.action === 'transfer') {
+        await assertOwned(tx, 'queues', command.queueId, c, 'ERR_NO_QUEUE_FOUND');
+        if (command.userId != null) {
+          await assertOwned(tx, 'users', command.userId, c, 'ERR_NO_USER_FOUND');
+          // A ticket handed to a person is theirs to answer (the transfer dialog's behaviour).
+          if (body.status === 'open' || ticket.status === 'open') update.status = 'open';
+        }
+        if (command.whatsappId != null)
+          await assertOwned(tx, 'whatsapps', command.whatsappId, c, 'ERR_NO_WAPP_FOUND');
+      }
+    }
+    for (const field of FLAG_FIELDS)
+      if (body[field] !== undefined) Object.assign(update, { [field]: body[field] });
+    const next = { ...ticket, ...update };
+    if (
+      next.status !== 'closed' &&
+      next.whatsappId != null &&
+      (ticket.status === 'closed' || next.whatsappId !== ticket.whatsappId)
+    ) {
+      const clash = await otherOpenTicket(tx, c, ticket.contactId, next.whatsappId, ticket.id);
+      if (clash) throw clash;
+    }
+    await tx.query(
+      `UPDATE tickets SET status = $2::varchar, "userId" = $3, "queueId" = $4, "whatsappId" = $5,
+              "useIntegration" = $6, "promptId" = $7, "integrationId" = $8, chatbot = $9,
+              "acceptedAt" = CASE WHEN $2::varchar = 'open' THEN COALESCE("acceptedAt", now()) ELSE "acceptedAt" END,
+              "closedAt" = CASE WHEN $2::varchar = 'closed' THEN now() ELSE NULL END,
+              "updatedAt" = now()
+        WHERE id = $1`,
+      [
+        id,
+        next.status,
+        next.userId,
+        next.queueId,
+        next.whatsappId,
+        next.useIntegration,
+        next.promptId,
+        next.integrationId,
+        next.chatbot,
+      ],
+    );
+    const after = await loadTicket(tx, c, id);
+    if (after.queueId !== ticket.queueId) changes.push(ticketGone(id, ticket.queueId));
+    changes.push(ticketChange(after));
+    if (command?.action === 'accept') greet = after;
+    return after;
+  });
+  if (greet) await greetOnAccept(app, viewer, greet);
+  return updated;
+}
+
+/** sendGreetingAccepted: an agent who accepts a (non-group) ticket introduces themself. */
+async function greetOnAccept(app: AppContext, viewer: Viewer, ticket: TicketView): Promise<void> {
+  if (ticket.isGroup) return;
+  if ((await app.settings.get(viewer.companyId, 'sendGreetingAccepted')) !== 'enabled') return;
+  const body = `Olá *${ticket.contact.name}*, meu nome é *${viewer.name}* e agora vou prosseguir com seu atendimento!`;
+  await sendMessage(app, viewer, { ticketId: ticket.id, body }).catch((err: unknown) =>
+    logger.error({ err, ticketId: ticket.id }, 'greeting on accept not sent'),
+  );
+}
+
+export async function deleteTicket(app: AppContext, viewer: Viewer, id: number): Promise<void> {
+  await withChanges(app, viewer.companyId, async (tx, changes) => {
+    const ticket = await loadTicket(tx, viewer.companyId, id);
+    assertCanOpen(viewer, ticket);
+    await tx.query('DELETE FROM tickets WHERE id = $1 AND "companyId" = $2', [
+      id,
+      viewer.companyId,
+    ]);
+    changes.push(ticketGone(id, ticket.queueId));
+  });
+}
