@@ -11,10 +11,11 @@ import {
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
+import { pageOf } from '../../http/paging.js';
 import { route } from '../../http/route.js';
 import type { AuthUser } from '../auth/tokens.js';
 import { PlanEntity } from '../plans/plan.entity.js';
-import { PAGE_SIZE, publicPlan } from '../plans/plans.routes.js';
+import { publicPlan } from '../plans/plans.routes.js';
 import { PLATFORM_COMPANY_ID } from '../settings/settings.service.js';
 import { assertCompanyNameFree, createCompany, signUp } from './companies.service.js';
 import { CompanyEntity, type Company } from './company.entity.js';
@@ -77,12 +78,8 @@ export function companiesRoutes(app: AppContext): Router {
           s: `%${query.searchParam}%`,
         });
       }
-      const [rows, count] = await qb
-        .orderBy('c.name', 'ASC')
-        .skip((query.pageNumber - 1) * PAGE_SIZE)
-        .take(PAGE_SIZE)
-        .getManyAndCount();
-      return { companies: rows, count, hasMore: count > query.pageNumber * PAGE_SIZE };
+      const { rows, count, hasMore } = await pageOf(qb.orderBy('c.name', 'ASC'), query.pageNumber);
+      return { companies: rows, count, hasMore };
     }),
   );
 

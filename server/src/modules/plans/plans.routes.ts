@@ -1,12 +1,10 @@
 import { Router } from 'express';
 import { idParams, pageQuery, planInput, planUpdate } from '@atende/shared';
-import { ILike } from 'typeorm';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
+import { pageOf } from '../../http/paging.js';
 import { route } from '../../http/route.js';
 import { PlanEntity, type Plan } from './plan.entity.js';
-
-export const PAGE_SIZE = 20;
 
 /** The money value is numeric in Postgres; clients get a number. */
 export const publicPlan = (plan: Plan) => ({ ...plan, value: Number(plan.value) });
@@ -30,13 +28,10 @@ export function plansRoutes(app: AppContext): Router {
   router.get(
     '/plans',
     route(app, { access: 'super', query: pageQuery }, async ({ query }) => {
-      const [rows, count] = await plans().findAndCount({
-        where: query.searchParam ? { name: ILike(`%${query.searchParam}%`) } : {},
-        order: { name: 'ASC' },
-        skip: (query.pageNumber - 1) * PAGE_SIZE,
-        take: PAGE_SIZE,
-      });
-      return { plans: rows.map(publicPlan), count, hasMore: count > query.pageNumber * PAGE_SIZE };
+      const qb = plans().createQueryBuilder('p').orderBy('p.name', 'ASC');
+      if (query.searchParam) qb.where('p.name ILIKE :s', { s: `%${query.searchParam}%` });
+      const { rows, count, hasMore } = await pageOf(qb, query.pageNumber);
+      return { plans: rows.map(publicPlan), count, hasMore };
     }),
   );
 

@@ -3,8 +3,8 @@ import { idParams, pageQuery, userInput, userUpdate } from '@atende/shared';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
+import { pageOf } from '../../http/paging.js';
 import { route } from '../../http/route.js';
-import { PAGE_SIZE } from '../plans/plans.routes.js';
 import { UserEntity } from './user.entity.js';
 import { createUser, publicUser, queuesOfUsers, updateUser } from './users.service.js';
 
@@ -18,20 +18,12 @@ export function usersRoutes(app: AppContext): Router {
       if (query.searchParam) {
         qb.andWhere('(u.name ILIKE :s OR u.email ILIKE :s)', { s: `%${query.searchParam}%` });
       }
-      const [rows, count] = await qb
-        .orderBy('u.name', 'ASC')
-        .skip((query.pageNumber - 1) * PAGE_SIZE)
-        .take(PAGE_SIZE)
-        .getManyAndCount();
+      const { rows, count, hasMore } = await pageOf(qb.orderBy('u.name', 'ASC'), query.pageNumber);
       const queues = await queuesOfUsers(
         app.ds,
         rows.map((u) => u.id),
       );
-      return {
-        users: rows.map((u) => publicUser(u, queues.get(u.id) ?? [])),
-        count,
-        hasMore: count > query.pageNumber * PAGE_SIZE,
-      };
+      return { users: rows.map((u) => publicUser(u, queues.get(u.id) ?? [])), count, hasMore };
     }),
   );
 
