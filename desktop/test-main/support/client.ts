@@ -83,6 +83,8 @@ export class FakeClient {
   /** The next send reaches the server but its answer is lost on the way back. */
   loseNextAnswer = false;
   held: OutboxEntry[] = [];
+  /** How many of the next socket events are lost on the way (the socket stays up). */
+  dropEvents = 0;
   private unsubscribe: (() => void) | null = null;
 
   constructor(
@@ -138,6 +140,10 @@ export class FakeClient {
   async connect(): Promise<void> {
     this.online = true;
     this.unsubscribe = this.server.subscribe((name, payload) => {
+      if (this.dropEvents > 0) {
+        this.dropEvents--;
+        return;
+      }
       const change = changeFromEvent(name, JSON.parse(JSON.stringify(payload)));
       if (change) void this.engine.receive(change).catch(() => undefined);
     });
