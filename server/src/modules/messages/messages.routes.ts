@@ -62,7 +62,11 @@ export function messagesRoutes(app: AppContext): Router {
             quotedMsgId,
             clientId: body.clientId,
           });
-          if (sent.duplicate) res.status(200);
+          // A resend of a known clientId answers the stored message (200); nothing is sent again.
+          if (sent.duplicate) {
+            res.status(200).json(sent.message);
+            return undefined;
+          }
           return sent.message;
         }
         // One message per file; the text goes as the caption of the first.
