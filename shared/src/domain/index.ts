@@ -8,3 +8,4 @@ export * from './recording.js';
 export * from './subscription.js';
 export * from './password.js';
 export * from './invoice.js';
+export * from './template.js';

@@ -1,0 +1,83 @@
+// The routing step (issue 5): runs after the inbound pipeline commits a customer's message and
+// applies the rules in their order until one deals with it.
+import type { AppContext } from '../../context.js';
+import { postCommitSteps, type StoredInbound } from '../messages/inbound.js';
+import { ratingRule } from '../rating/rating.js';
+import { sendBotMessage } from './bot-send.js';
+import { routingContext, settingOf, type RoutingContext } from './context.js';
+import {
+  agentRule,
+  botTimeRule,
+  companyHoursRule,
+  groupRule,
+  optionTreeRule,
+  queueChoiceRule,
+  type Outcome,
+} from './rules.js';
+
+/** Sent when the setting `call` is disabled and a customer calls. */
+export const CALLS_DISABLED_MESSAGE =
+  '*Mensagem Automática:*\n\nAs chamadas de voz e vídeo estão desabilitadas para este WhatsApp, favor enviar uma mensagem de texto. Obrigado!';
+
+/**
+ * The extension point for AI prompts and integrations (a later issue registers handlers). A
+ * handler that takes the message answers true and the bot stays quiet.
+ */
+export type HandOff = (
+  ctx: RoutingContext,
+  target: { promptId: number | null; integrationId: number | null },
+) => Promise<boolean>;
+export const handOffs: HandOff[] = [];
+
+/** A queue or connection with a prompt or integration hands the message to a handler. */
+export async function handOffRule(ctx: RoutingContext): Promise<Outcome> {
+  const queue = ctx.queues.find((q) => q.id === ctx.ticket.queueId);
+  const target = {
+    promptId: queue?.promptId ?? ctx.connection.promptId ?? null,
+    integrationId: queue?.integrationId ?? null,
+  };
+  if (target.promptId == null && target.integrationId == null) return 'next';
+  for (const handOff of handOffs) if (await handOff(ctx, target)) return 'done';
+  return 'next';
+}
+
+/** Setting `call`: a call is already stored as a call_log message; disabled calls get a reply. */
+export async function callRule(ctx: RoutingContext): Promise<Outcome> {
+  if (ctx.stored.message.mediaType !== 'call_log') return 'next';
+  if ((await ctx.setting('call')) === 'disabled') {
+    await sendBotMessage(ctx.app, ctx.companyId, ctx.ticket.id, CALLS_DISABLED_MESSAGE, {
+      key: `call:${ctx.stored.message.id}`,
+    });
+  }
+  return 'done';
+}
+
+/** The rules in the order issue 5 lists them (calls and pending ratings come first). */
+export const RULES: ((ctx: RoutingContext) => Outcome | Promise<Outcome>)[] = [
+  callRule,
+  ratingRule,
+  groupRule,
+  agentRule,
+  companyHoursRule,
+  botTimeRule,
+  handOffRule,
+  queueChoiceRule,
+  optionTreeRule,
+];
+
+/**
+ * Setting CheckMsgIsGroup enabled: group messages are ignored (not stored, no ticket). The
+ * inbound pipeline asks this before storing a group message.
+ */
+export async function ignoresGroupMessages(app: AppContext, companyId: number): Promise<boolean> {
+  return (await settingOf(app, companyId)('CheckMsgIsGroup')) === 'enabled';
+}
+
+export async function routeInbound(app: AppContext, stored: StoredInbound): Promise<void> {
+  if (stored.message.fromMe) return;
+  const ctx = await routingContext(app, stored);
+  if (!ctx) return;
+  for (const rule of RULES) if ((await rule(ctx)) === 'done') return;
+}
+
+if (!postCommitSteps.includes(routeInbound)) postCommitSteps.push(routeInbound);
