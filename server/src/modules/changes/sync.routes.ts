@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.js';
 import { route } from '../../http/route.js';
 import { feedViewer, loadViewer } from '../tickets/visibility.js';
 import { readChanges } from './change-log.js';
+import './prune.js';
 
 /** `GET /sync/changes?after=N&limit=`: what a client missed, in order, or `resetRequired`. */
 export function syncRoutes(app: AppContext): Router {
