@@ -9,6 +9,7 @@ type Action =
   | { t: 'ticketStatus'; ticket: number; status: 'open' | 'pending' | 'closed' }
   | { t: 'reassign'; ticket: number; userId: number }
   | { t: 'deleteTicket'; ticket: number }
+  | { t: 'markRead'; ticket: number }
   | { t: 'tag' }
   | { t: 'deleteTag'; tag: number }
   | { t: 'contact'; name: string }
@@ -34,6 +35,7 @@ const action: fc.Arbitrary<Action> = fc.oneof(
   }),
   fc.record({ t: fc.constant('reassign' as const), ticket: idx, userId: fc.constantFrom(1, 2) }),
   fc.record({ t: fc.constant('deleteTicket' as const), ticket: idx }),
+  fc.record({ t: fc.constant('markRead' as const), ticket: idx }),
   fc.record({ t: fc.constant('tag' as const) }),
   fc.record({ t: fc.constant('deleteTag' as const), tag: idx }),
   fc.record({ t: fc.constant('contact' as const), name: fc.string() }),
@@ -83,6 +85,11 @@ async function run(makeKit: (typeof KITS)[number], actions: Action[]): Promise<v
       case 'deleteTicket': {
         const t = pick(tickets, a.ticket);
         if (t !== undefined) server.deleteTicket(t);
+        break;
+      }
+      case 'markRead': {
+        const t = pick(tickets, a.ticket);
+        if (t !== undefined) server.markRead(t);
         break;
       }
       case 'tag':

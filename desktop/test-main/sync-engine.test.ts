@@ -61,6 +61,10 @@ describe('protocol', () => {
       seq: 12,
       ops: [{ entity: 'ticket', op: 'delete', id: 8 }],
     });
+    expect(changeFromEvent('ticket', { action: 'updateUnread', ticketId: 8, seq: 13 })).toEqual({
+      seq: 13,
+      ops: [{ entity: 'ticket', op: 'patch', id: 8, fields: { unreadMessages: 0 } }],
+    });
     expect(changeFromEvent('contact', { action: 'update', contact: { id: 2 } })).toBeNull();
     expect(changeFromEvent('user', { action: 'update', seq: 3 })).toBeNull();
   });

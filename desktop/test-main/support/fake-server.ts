@@ -88,6 +88,12 @@ export class FakeServer {
     return ticket;
   }
 
+  /** `PUT /messages/{ticketId}`: the feed says only `updateUnread` with the ticket id. */
+  markRead(id: number): void {
+    this.tickets.set(id, { ...this.tickets.get(id)!, unreadMessages: 0 });
+    this.record('ticket', id, 'updateUnread', { action: 'updateUnread', ticketId: id });
+  }
+
   deleteTicket(id: number): void {
     this.tickets.delete(id);
     for (const [mid, m] of this.messages) if (m.ticketId === id) this.messages.delete(mid);

@@ -13,6 +13,7 @@ import {
   deleteTag,
   deleteTicket,
   getTicket,
+  parseData,
   upsertContact,
   upsertTag,
   upsertTicket,
@@ -26,7 +27,26 @@ import {
 } from './outbox.js';
 import { getCursor, setCursor } from './sync-state.js';
 
+const TABLES: Record<Op['entity'], string> = {
+  ticket: 'tickets',
+  message: 'messages',
+  contact: 'contacts',
+  tag: 'tags',
+};
+
+/** Merges fields into the cached entity, if the cache holds it. */
+function patchEntity(db: Database, op: Extract<Op, { op: 'patch' }>): void {
+  const row = db.prepare(`SELECT data FROM ${TABLES[op.entity]} WHERE id = ?`).get(op.id) as
+    { data: string } | undefined;
+  if (!row) return;
+  applyOp(db, { entity: op.entity, op: 'upsert', data: { ...parseData(row), ...op.fields } });
+}
+
 export function applyOp(db: Database, op: Op): void {
+  if (op.op === 'patch') {
+    patchEntity(db, op);
+    return;
+  }
   if (op.op === 'upsert') {
     if (op.entity === 'ticket') upsertTicket(db, op.data);
     else if (op.entity === 'message') upsertMessage(db, op.data);

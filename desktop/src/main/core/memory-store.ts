@@ -88,6 +88,12 @@ export class MemoryStore implements SyncStore, OutboxStore {
   }
 
   private applyOp(op: Op): void {
+    if (op.op === 'patch') {
+      const map = op.entity === 'message' ? this.messages : this.mapOf(op.entity);
+      const current = map.get(op.id);
+      if (current) map.set(op.id, { ...current, ...op.fields });
+      return;
+    }
     if (op.entity === 'message') {
       if (op.op === 'upsert') this.upsertMessage(op.data);
       else this.messages.delete(op.id);

@@ -48,11 +48,18 @@ function asEntityData(value: unknown): EntityData | null {
   return parsed.success ? (parsed.data as EntityData) : null;
 }
 
+/** Events that change known fields of an entity without carrying it. */
+const PATCHES: Readonly<Record<string, Record<string, unknown>>> = {
+  updateUnread: { unreadMessages: 0 },
+};
+
 /** The cache operations one change means; a message brings its ticket as it is now. */
 export function opsOf(entity: string, action: string, id: number, payload: unknown): Op[] {
   if (!KEPT.has(entity)) return [];
   const kind = entity as Entity;
   if (action === 'delete') return [{ entity: kind, op: 'delete', id }];
+  const patch = PATCHES[action];
+  if (patch) return [{ entity: kind, op: 'patch', id, fields: patch }];
   const record = (payload ?? {}) as Record<string, unknown>;
   const data = asEntityData(record[kind]) ?? asEntityData(payload);
   if (!data) return [];
@@ -78,7 +85,7 @@ export function parseFeedAnswer(raw: unknown): FeedAnswer {
 
 const socketPayload = z.looseObject({ seq, action: z.string().optional() });
 
-/** The id a delete event names: `ticketId`, `contactId`, `tagId`, `messageId` or `id`. */
+/** The id a delete or patch event names: `ticketId`, `contactId`, `tagId`, `messageId` or `id`. */
 function deletedId(entity: Entity, record: Record<string, unknown>): number | null {
   for (const key of [`${entity}Id`, 'id']) {
     const value = record[key];
@@ -94,9 +101,9 @@ export function changeFromEvent(name: string, payload: unknown): Change | null {
   if (!entity || !parsed.success) return null;
   const record = parsed.data as Record<string, unknown>;
   const action = parsed.data.action ?? 'update';
-  if (action === 'delete') {
+  if (action === 'delete' || PATCHES[action]) {
     const id = deletedId(entity, record);
-    return { seq: parsed.data.seq, ops: id === null ? [] : opsOf(entity, 'delete', id, record) };
+    return { seq: parsed.data.seq, ops: id === null ? [] : opsOf(entity, action, id, record) };
   }
   return { seq: parsed.data.seq, ops: opsOf(entity, action, 0, record) };
 }

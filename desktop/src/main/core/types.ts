@@ -9,7 +9,10 @@ export const ENTITIES: readonly Entity[] = ['ticket', 'message', 'contact', 'tag
 export type EntityData = { id: number } & Record<string, unknown>;
 
 export type Op =
-  { entity: Entity; op: 'upsert'; data: EntityData } | { entity: Entity; op: 'delete'; id: number };
+  | { entity: Entity; op: 'upsert'; data: EntityData }
+  /** Fields to change on an entity the cache may hold (an event that names no full entity). */
+  | { entity: Entity; op: 'patch'; id: number; fields: Record<string, unknown> }
+  | { entity: Entity; op: 'delete'; id: number };
 
 /** One numbered change of the company's feed, as the operations it means for the cache. */
 export interface Change {
