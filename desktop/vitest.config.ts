@@ -27,6 +27,8 @@ export default defineConfig({
         test: {
           name: 'dom',
           environment: 'jsdom',
+          // Pages are lazy chunks and lists load after 500 ms: a cold run takes a few seconds.
+          testTimeout: 20_000,
           include: ['src/renderer/**/*.test.tsx', 'test/**/*.test.tsx'],
           setupFiles: [here('./test/setup-dom.ts')],
         },

@@ -9,6 +9,7 @@ import { DRAWER_WIDTH, NARROW_BREAKPOINT, shellLayout } from '@atende/shared';
 import { Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router-dom';
+import { useMessageNotifications } from '../notifications/useMessageNotifications';
 import { PageLoader } from '../routes/guards';
 import { campaignsVisible } from '../session/storage';
 import { useSession } from '../session/store';
@@ -33,6 +34,7 @@ export default function Shell() {
   const narrow = useMediaQuery(`(max-width:${NARROW_BREAKPOINT - 0.05}px)`);
   const [open, setOpen] = useState(() => shellLayout(window.innerWidth).drawerOpenByDefault);
   useRealtimeConnection();
+  useMessageNotifications();
 
   const sections = useMemo(
     () => (user ? menuFor(user, plan, { campaigns: campaignsVisible() }) : { main: [], admin: [] }),
