@@ -171,16 +171,24 @@ export class RunningSession {
     this.onEnd(this, reason);
   }
 
-  /** Stops everything local; releases the lease unless it was lost to another process. */
-  async close(options: { release: boolean; drainMs?: number }): Promise<void> {
+  /**
+   * Stops the provider and releases the lease (unless it was lost to another process). The
+   * outbound worker stays until closeWorker(): its blocking connection can take seconds to close
+   * and the next holder should not wait for that.
+   */
+  async stop(options: { release: boolean; drainMs?: number }): Promise<void> {
     const pending = this.draining;
     if (pending && options.drainMs) {
       await Promise.race([pending, sleep(options.drainMs)]);
     }
     this.quiet = true;
     clearInterval(this.renewTimer);
-    await this.worker.close();
+    this.worker.setConnected(false);
     await this.op(() => this.provider.stop());
     if (options.release) await this.lease.release();
+  }
+
+  closeWorker(): Promise<void> {
+    return this.worker.close();
   }
 }

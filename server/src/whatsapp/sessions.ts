@@ -166,26 +166,33 @@ export class SessionManager {
   private async ended(session: RunningSession, why: 'disconnected' | 'lost') {
     if (this.sessions.get(session.whatsappId) === session) this.sessions.delete(session.whatsappId);
     logger.info({ whatsappId: session.whatsappId, why }, 'session ended');
-    await session
-      .close({ release: why === 'disconnected' })
-      .catch((err: unknown) => logger.error({ err }, 'closing a session failed'));
+    try {
+      await session.stop({ release: why === 'disconnected' });
+      await session.closeWorker();
+    } catch (err) {
+      logger.error({ err }, 'closing a session failed');
+    }
   }
 
   /** Shutdown: hand every session over to the other workers. */
   async close(): Promise<void> {
+    if (this.closed) return;
     this.closed = true;
     clearInterval(this.scanTimer);
     this.subscriber?.disconnect();
     const sessions = [...this.sessions.values()];
     this.sessions.clear();
     await Promise.all(
-      sessions.map((s) =>
-        s
-          .close({ release: true, drainMs: 5_000 })
-          .catch((err: unknown) => logger.error({ err }, 'handing a session over failed')),
-      ),
+      sessions.map(async (s) => {
+        try {
+          await s.stop({ release: true, drainMs: 5_000 });
+          await requestSession(this.app, 'start', s.whatsappId);
+          await s.closeWorker();
+        } catch (err) {
+          logger.error({ err, whatsappId: s.whatsappId }, 'handing a session over failed');
+        }
+      }),
     );
-    for (const s of sessions) await requestSession(this.app, 'start', s.whatsappId);
   }
 }
 
