@@ -92,10 +92,12 @@ export async function startServer(config: Config): Promise<RunningServer> {
     };
 
     if (config.ROLE !== 'api') {
-      for (const start of workerStarters) {
-        const started = await start(app);
-        stops.push(started.close);
-      }
+      const started: { close: () => Promise<void> }[] = [];
+      stops.push(async () => {
+        // Together, so WhatsApp sessions release their leases at once for another worker.
+        await Promise.all(started.map((s) => s.close()));
+      });
+      for (const start of workerStarters) started.push(await start(app));
     }
 
     let url = '';
