@@ -148,7 +148,7 @@ async function inboundBench(base: string, config: ReturnType<typeof loadConfig>)
       p50: pct(latencies, 50),
       p99: pct(latencies, 99),
     });
-    console.log('inbound', results.at(-1));
+    process.stdout.write(`inbound ${JSON.stringify(results.at(-1))}\n`);
   }
   socket.close();
   return results;
@@ -245,7 +245,7 @@ async function main() {
       '',
     ];
     writeFileSync(path.join(root, 'BENCHMARKS.md'), `${lines.join('\n')}\n`);
-    console.log(lines.join('\n'));
+    process.stdout.write(`${lines.join('\n')}\n`);
   } finally {
     await server.close();
   }
