@@ -1,0 +1,141 @@
+import type { MessageTransport, SendResult } from '../core/outbox.js';
+import { parseFeedAnswer } from '../core/protocol.js';
+import type { SyncTransport } from '../core/sync-engine.js';
+import type { EntityData, FeedAnswer, Snapshot } from '../core/types.js';
+import type { ApiRequest, ApiResponse, ApiSession } from './session.js';
+
+/** Closed tickets fetched by a full resync (newest first); older ones return as they change. */
+export const RESYNC_CLOSED_PAGES = 2;
+/** Open and pending tickets are fetched whole, up to this many pages. */
+export const RESYNC_MAX_PAGES = 100;
+
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+  ) {
+    super(`HTTP ${status} ${code}`);
+  }
+}
+
+const codeOf = (data: unknown): string =>
+  typeof (data as { error?: unknown })?.error === 'string'
+    ? (data as { error: string }).error
+    : 'ERR_UNKNOWN';
+
+async function ok<T>(session: ApiSession, req: ApiRequest): Promise<T> {
+  const answer: ApiResponse<T> = await session.call<T>(req);
+  if (answer.status < 200 || answer.status >= 300) {
+    throw new HttpError(answer.status, codeOf(answer.data));
+  }
+  return answer.data;
+}
+
+const feed = (session: ApiSession, after: number, limit: number) =>
+  ok<unknown>(session, { method: 'GET', path: '/sync/changes', query: { after, limit } }).then(
+    (raw) => ({ raw, answer: parseFeedAnswer(raw) }),
+  );
+
+/**
+ * The feed's current number. The server states it with `resetRequired` (`head`); without it,
+ * an unpruned log still tells: every `after` up to the head answers a page, every one past it
+ * `resetRequired`, so a doubling then a bisection finds it in a few requests.
+ */
+export async function feedHead(session: ApiSession): Promise<number> {
+  const probe = await feed(session, Number.MAX_SAFE_INTEGER, 1);
+  const head = (probe.raw as { head?: unknown }).head;
+  if (typeof head === 'number') return head;
+  const valid = async (after: number) =>
+    !('resetRequired' in (await feed(session, after, 1)).answer);
+  if (!(await valid(0))) throw new Error('the server pruned its change feed and states no head');
+  let low = 0;
+  let high = 1;
+  while (await valid(high)) {
+    low = high;
+    high *= 2;
+  }
+  while (high - low > 1) {
+    const middle = Math.floor((low + high) / 2);
+    if (await valid(middle)) low = middle;
+    else high = middle;
+  }
+  return low;
+}
+
+async function pages<T>(
+  fetchPage: (n: number) => Promise<{ items: T[]; hasMore: boolean }>,
+  max: number,
+): Promise<T[]> {
+  const all: T[] = [];
+  for (let n = 1; n <= max; n++) {
+    const page = await fetchPage(n);
+    all.push(...page.items);
+    if (!page.hasMore) break;
+  }
+  return all;
+}
+
+/** Everything a full resync needs, read after the head so that a replay covers the reading. */
+export async function fetchSnapshot(session: ApiSession): Promise<Snapshot> {
+  const cursor = await feedHead(session);
+  const ticketsOf = (status: string, max: number) =>
+    pages(async (pageNumber) => {
+      const data = await ok<{ tickets: EntityData[]; hasMore: boolean }>(session, {
+        method: 'GET',
+        path: '/tickets',
+        query: { status, showAll: true, pageNumber },
+      });
+      return { items: data.tickets, hasMore: data.hasMore };
+    }, max);
+  const active = [
+    ...(await ticketsOf('open', RESYNC_MAX_PAGES)),
+    ...(await ticketsOf('pending', RESYNC_MAX_PAGES)),
+  ];
+  const closed = await ticketsOf('closed', RESYNC_CLOSED_PAGES);
+  const contacts = await pages(async (pageNumber) => {
+    const data = await ok<{ contacts: EntityData[]; hasMore: boolean }>(session, {
+      method: 'GET',
+      path: '/contacts',
+      query: { pageNumber },
+    });
+    return { items: data.contacts, hasMore: data.hasMore };
+  }, RESYNC_MAX_PAGES);
+  const tags = await ok<EntityData[]>(session, { method: 'GET', path: '/tags/list' });
+  const messages: EntityData[] = [];
+  for (const ticket of active) {
+    const data = await ok<{ messages: EntityData[] }>(session, {
+      method: 'GET',
+      path: `/messages/${ticket.id}`,
+    });
+    messages.push(...data.messages);
+  }
+  const unique = new Map([...active, ...closed].map((t) => [t.id, t]));
+  return { cursor, tickets: [...unique.values()], contacts, tags, messages };
+}
+
+export function httpSyncTransport(session: ApiSession): SyncTransport {
+  return {
+    fetchChanges: async (after, limit): Promise<FeedAnswer> =>
+      (await feed(session, after, limit)).answer,
+    fetchSnapshot: () => fetchSnapshot(session),
+  };
+}
+
+/** `POST /messages/{ticketId}` with the reply's clientId; 201 new, 200 already stored. */
+export function httpMessageTransport(session: ApiSession): MessageTransport {
+  return {
+    async sendMessage(input): Promise<SendResult> {
+      const answer = await session.call<EntityData>({
+        method: 'POST',
+        path: `/messages/${input.ticketId}`,
+        body: {
+          body: input.body,
+          clientId: input.clientId,
+          ...(input.quotedMsgId ? { quotedMsg: input.quotedMsgId } : {}),
+        },
+      });
+      if (answer.status === 200 || answer.status === 201) return { ok: true, message: answer.data };
+      return { ok: false, status: answer.status, code: codeOf(answer.data) };
+    },
+  };
+}
