@@ -12,26 +12,26 @@ import {
   TermsPage,
   TicketsPage,
   UnderConstruction,
+  ConnectionsPage,
+  QueuesPage,
+  UsersPage,
+  SettingsPage,
+  TagsPage,
+  QuickMessagesPage,
 } from './pages';
 
 /** Private pages not built yet: each shows a placeholder until its issue lands. */
 export const PLACEHOLDER_ROUTES = [
-  '/connections',
-  '/quick-messages',
   '/todolist',
   '/schedules',
-  '/tags',
   '/contacts',
   '/helps',
-  '/users',
   '/files',
   '/prompts',
   '/queue-integration',
   '/messages-api',
-  '/settings',
   '/kanban',
   '/financeiro',
-  '/queues',
   '/announcements',
   '/subscription',
   '/chats/:id?',
@@ -62,6 +62,12 @@ export function AppRoutes() {
           <Route element={<Shell />}>
             <Route index element={<DashboardPage />} />
             <Route path="/tickets/:ticketId?" element={<TicketsPage />} />
+            <Route path="/connections" element={<ConnectionsPage />} />
+            <Route path="/queues" element={<QueuesPage />} />
+            <Route path="/users" element={<UsersPage />} />
+            <Route path="/settings" element={<SettingsPage />} />
+            <Route path="/tags" element={<TagsPage />} />
+            <Route path="/quick-messages" element={<QuickMessagesPage />} />
             {PLACEHOLDER_ROUTES.map((path) => (
               <Route key={path} path={path} element={<UnderConstruction />} />
             ))}

@@ -1,0 +1,37 @@
+import Paper from '@mui/material/Paper';
+import type { ReactNode } from 'react';
+import { nearBottom } from './scroll';
+
+/** The page's scrolling table area; asks for the next page near its bottom. */
+export function ScrollPaper({ onEnd, children }: { onEnd?(): void; children: ReactNode }) {
+  return (
+    <Paper
+      variant="outlined"
+      data-testid="scroll-area"
+      sx={{ flex: 1, minHeight: 0, overflowY: 'auto' }}
+      onScroll={(e) => {
+        if (onEnd && nearBottom(e.currentTarget)) onEnd();
+      }}
+    >
+      {children}
+    </Paper>
+  );
+}
+
+/** The page frame under the shell's top bar. */
+export function PageFrame({ children }: { children: ReactNode }) {
+  return (
+    <Paper
+      elevation={0}
+      sx={{
+        p: 2,
+        height: '100%',
+        display: 'flex',
+        flexDirection: 'column',
+        bgcolor: 'transparent',
+      }}
+    >
+      {children}
+    </Paper>
+  );
+}

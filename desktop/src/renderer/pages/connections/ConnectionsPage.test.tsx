@@ -1,0 +1,105 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { admin, agent, openPage, signedIn, writes } from '../admin/testing';
+
+const row = (id: number, status: string, extra: object = {}) => ({
+  id,
+  name: `Conexão ${id}`,
+  number: null,
+  status,
+  qrcode: status === 'qrcode' ? 'qr-text' : '',
+  retries: 0,
+  updatedAt: '2024-01-05T12:00:00.000Z',
+  isDefault: id === 1,
+  provider: 'beta',
+  queues: [],
+  ...extra,
+});
+
+const list = [
+  row(1, 'CONNECTED'),
+  row(2, 'qrcode'),
+  row(3, 'DISCONNECTED'),
+  row(4, 'TIMEOUT'),
+  row(5, 'OPENING'),
+];
+
+function respond(req: { method: string; path: string }) {
+  if (req.path === '/whatsapp' && req.method === 'GET') return { status: 200, data: list };
+  if (req.path === '/queue') return { status: 200, data: [] };
+  if (req.path === '/simulator/outbound') return { status: 400, data: { error: 'ERR_VALIDATION' } };
+  return undefined;
+}
+
+describe('connections page', () => {
+  it('shows each status with its session buttons', async () => {
+    signedIn(admin(), respond);
+    await openPage('/connections');
+    const buttons = async (id: number) =>
+      within(await screen.findByTestId(`connection-${id}`))
+        .getAllByRole('button')
+        .map((b) => [b.textContent, (b as HTMLButtonElement).disabled]);
+    expect(await buttons(2)).toEqual(expect.arrayContaining([['QR CODE', false]]));
+    expect(await buttons(3)).toEqual(
+      expect.arrayContaining([
+        ['Tentar novamente', false],
+        ['Novo QR CODE', false],
+      ]),
+    );
+    expect(await buttons(4)).toEqual(expect.arrayContaining([['Desconectar', false]]));
+    expect(await buttons(5)).toEqual(expect.arrayContaining([['Conectando', true]]));
+    expect(screen.getAllByText(/^05\/01\/24 \d{2}:\d{2}$/)).toHaveLength(5);
+  });
+
+  it('restarts every connection with the warning of admin §8', async () => {
+    const { requests } = signedIn(admin(), (req) =>
+      req.path === '/whatsapp-restart/' ? { status: 200, data: {} } : respond(req),
+    );
+    await openPage('/connections');
+    fireEvent.click(screen.getByRole('button', { name: 'Reiniciar Conexões' }));
+    expect(await screen.findByText('Aguarde... reiniciando...')).toBeTruthy();
+    expect(writes(requests).map((r) => r.path)).toEqual(['/whatsapp-restart/']);
+  });
+
+  it('hides add, restart, session and edit buttons from a user without the permissions', async () => {
+    signedIn(agent(), respond);
+    await openPage('/connections');
+    await screen.findByTestId('connection-2');
+    expect(screen.queryByRole('button', { name: 'Adicionar WhatsApp' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Reiniciar Conexões' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'QR CODE' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Editar' })).toBeNull();
+  });
+
+  it('refuses an empty or short name and saves nothing', async () => {
+    const { requests } = signedIn(admin(), respond);
+    await openPage('/connections');
+    fireEvent.click(screen.getByRole('button', { name: 'Adicionar WhatsApp' }));
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Salvar' }));
+    expect(await within(dialog).findByText('Required')).toBeTruthy();
+    fireEvent.change(within(dialog).getByLabelText('Nome'), { target: { value: 'a' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Salvar' }));
+    expect(await within(dialog).findByText('Too Short!')).toBeTruthy();
+    await waitFor(() => expect(writes(requests)).toEqual([]));
+  });
+
+  it('offers the simulator provider only when the server has it on', async () => {
+    signedIn(admin(), respond);
+    await openPage('/connections');
+    fireEvent.click(screen.getByRole('button', { name: 'Adicionar WhatsApp' }));
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.mouseDown(within(dialog).getByRole('combobox', { name: 'Provedor' }));
+    expect(await screen.findByRole('option', { name: 'Simulador' })).toBeTruthy();
+  });
+
+  it('does not offer the simulator when its control API is absent', async () => {
+    signedIn(admin(), (req) => (req.path === '/simulator/outbound' ? undefined : respond(req)));
+    await openPage('/connections');
+    fireEvent.click(screen.getByRole('button', { name: 'Adicionar WhatsApp' }));
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.mouseDown(within(dialog).getByRole('combobox', { name: 'Provedor' }));
+    expect(await screen.findByRole('option', { name: 'WhatsApp (Baileys)' })).toBeTruthy();
+    expect(screen.queryByRole('option', { name: 'Simulador' })).toBeNull();
+  });
+});

@@ -1,0 +1,77 @@
+import { useCallback, useEffect, useState } from 'react';
+import { api, ApiError } from '../../api';
+import { useCompanyEvent } from '../../session/useRealtime';
+import { useErrorToast } from '../../ui/useErrorToast';
+import { removeById, upsertById } from '../admin/scroll';
+import type { Connection, SessionUpdate } from './types';
+
+/** The company's connections, kept live by the whatsapp and whatsappSession events. */
+export function useConnections() {
+  const showError = useErrorToast();
+  const [connections, setConnections] = useState<Connection[]>([]);
+  const [loading, setLoading] = useState(true);
+  const [pairingCodes, setPairingCodes] = useState<Record<number, string>>({});
+
+  useEffect(() => {
+    api
+      .get<Connection[]>('/whatsapp', { query: { session: 0 } })
+      .then(setConnections)
+      .catch(showError)
+      .finally(() => setLoading(false));
+  }, [showError]);
+
+  useCompanyEvent('whatsapp', (payload) => {
+    const event = payload as { action: string; whatsapp?: Connection; whatsappId?: number };
+    if (event.action === 'update' && event.whatsapp) {
+      const whatsapp = event.whatsapp;
+      setConnections((list) => upsertById(list, whatsapp));
+    }
+    if (event.action === 'delete' && event.whatsappId) {
+      const id = event.whatsappId;
+      setConnections((list) => removeById(list, id));
+    }
+  });
+
+  useCompanyEvent('whatsappSession', (payload) => {
+    const { session } = payload as { action: string; session?: SessionUpdate };
+    if (!session) return;
+    const { pairingCode, ...live } = session;
+    setConnections((list) =>
+      list.map((c) => (c.id === live.id ? ({ ...c, ...live } as Connection) : c)),
+    );
+    setPairingCodes((codes) => {
+      if (pairingCode) return { ...codes, [live.id]: pairingCode };
+      if (live.status === 'PAIRING' || !(live.id in codes)) return codes;
+      const { [live.id]: _gone, ...rest } = codes;
+      return rest;
+    });
+  });
+
+  const replace = useCallback(
+    (connection: Connection) => setConnections((list) => upsertById(list, connection)),
+    [],
+  );
+  const drop = useCallback((id: number) => setConnections((list) => removeById(list, id)), []);
+
+  return { connections, loading, pairingCodes, replace, drop };
+}
+
+/**
+ * Whether the server offers the simulator provider. Its control API exists only when SIMULATOR
+ * is on: a call without the required query is then refused as invalid (400), else not found.
+ */
+export function useSimulatorAvailable(enabled: boolean): boolean {
+  const [available, setAvailable] = useState(false);
+  useEffect(() => {
+    if (!enabled) return;
+    let live = true;
+    api.get('/simulator/outbound').then(
+      () => live && setAvailable(true),
+      (error: unknown) => live && setAvailable(error instanceof ApiError && error.status === 400),
+    );
+    return () => {
+      live = false;
+    };
+  }, [enabled]);
+  return available;
+}

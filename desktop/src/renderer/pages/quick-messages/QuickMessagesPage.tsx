@@ -1,0 +1,137 @@
+import CheckCircle from '@mui/icons-material/CheckCircle';
+import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
+import Edit from '@mui/icons-material/Edit';
+import Button from '@mui/material/Button';
+import IconButton from '@mui/material/IconButton';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { api } from '../../api';
+import { useSession } from '../../session/store';
+import { useCompanyEvent } from '../../session/useRealtime';
+import { toast } from '../../ui/toast';
+import { useErrorToast } from '../../ui/useErrorToast';
+import { ConfirmDialog } from '../admin/ConfirmDialog';
+import { PageHeader } from '../admin/PageHeader';
+import { PageFrame, ScrollPaper } from '../admin/ScrollPaper';
+import { usePagedList } from '../admin/usePagedList';
+import { QuickMessageDialog } from './QuickMessageDialog';
+import { canManage, type QuickMessage } from './rules';
+import './i18n';
+
+const pickRecords = (answer: unknown) => {
+  const a = answer as { records: QuickMessage[]; hasMore: boolean };
+  return { items: a.records, hasMore: a.hasMore };
+};
+
+/** Quick messages page (secondary §2): shortcode, media name or 'Sem anexo', general icon. */
+export default function QuickMessagesPage() {
+  const { t } = useTranslation();
+  const showError = useErrorToast();
+  const me = useSession((s) => s.user);
+  const list = usePagedList<QuickMessage>('/quick-messages', pickRecords);
+  const [editing, setEditing] = useState<QuickMessage | null>(null);
+  const [open, setOpen] = useState(false);
+  const [deleting, setDeleting] = useState<QuickMessage | null>(null);
+
+  useCompanyEvent('quickmessage', (payload) => {
+    const event = payload as { action: string; record?: QuickMessage; id?: number };
+    if ((event.action === 'create' || event.action === 'update') && event.record) {
+      list.upsert(event.record);
+    }
+    if (event.action === 'delete' && event.id) list.remove(event.id);
+  });
+
+  const remove = async (record: QuickMessage) => {
+    try {
+      await api.delete(`/quick-messages/${record.id}`);
+      list.remove(record.id);
+      toast.success(t('quickMessages.deleted'));
+    } catch (error) {
+      showError(error);
+    }
+  };
+
+  return (
+    <PageFrame>
+      <PageHeader title={t('quickMessages.title')} search={list.search} onSearch={list.setSearch}>
+        <Button
+          variant="contained"
+          onClick={() => {
+            setEditing(null);
+            setOpen(true);
+          }}
+        >
+          {t('quickMessages.add')}
+        </Button>
+      </PageHeader>
+      <ScrollPaper onEnd={list.loadMore}>
+        <Table size="small" stickyHeader aria-label={t('quickMessages.title')}>
+          <TableHead>
+            <TableRow>
+              <TableCell>{t('quickMessages.shortcode')}</TableCell>
+              <TableCell>{t('quickMessages.media')}</TableCell>
+              <TableCell align="center">{t('quickMessages.geral')}</TableCell>
+              <TableCell align="center">{t('admin.actions')}</TableCell>
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {list.items.map((q) => {
+              const manage = me ? canManage(me.profile, me.id, q) : false;
+              return (
+                <TableRow key={q.id} data-testid={`quick-message-${q.id}`}>
+                  <TableCell>{q.shortcode}</TableCell>
+                  <TableCell>{q.mediaName ?? t('quickMessages.noMedia')}</TableCell>
+                  <TableCell align="center">
+                    {q.geral && (
+                      <CheckCircle color="success" aria-label={t('quickMessages.geral')} />
+                    )}
+                  </TableCell>
+                  <TableCell align="center">
+                    {manage && (
+                      <>
+                        <IconButton
+                          size="small"
+                          aria-label={t('common.edit')}
+                          onClick={() => {
+                            setEditing(q);
+                            setOpen(true);
+                          }}
+                        >
+                          <Edit />
+                        </IconButton>
+                        <IconButton
+                          size="small"
+                          aria-label={t('common.delete')}
+                          onClick={() => setDeleting(q)}
+                        >
+                          <DeleteOutlined />
+                        </IconButton>
+                      </>
+                    )}
+                  </TableCell>
+                </TableRow>
+              );
+            })}
+          </TableBody>
+        </Table>
+      </ScrollPaper>
+      <QuickMessageDialog
+        open={open}
+        record={editing}
+        onClose={() => setOpen(false)}
+        onSaved={list.upsert}
+      />
+      <ConfirmDialog
+        open={Boolean(deleting)}
+        title={t('quickMessages.deleteTitle', { shortcode: deleting?.shortcode ?? '' })}
+        onClose={() => setDeleting(null)}
+        onConfirm={() => deleting && remove(deleting)}
+      />
+    </PageFrame>
+  );
+}

@@ -1,0 +1,120 @@
+import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
+import Edit from '@mui/icons-material/Edit';
+import Button from '@mui/material/Button';
+import IconButton from '@mui/material/IconButton';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { api } from '../../api';
+import type { User } from '../../api/types';
+import { useCompanyEvent } from '../../session/useRealtime';
+import { toast } from '../../ui/toast';
+import { useErrorToast } from '../../ui/useErrorToast';
+import { ConfirmDialog } from '../admin/ConfirmDialog';
+import { PageHeader } from '../admin/PageHeader';
+import { PageFrame, ScrollPaper } from '../admin/ScrollPaper';
+import { usePagedList } from '../admin/usePagedList';
+import { UserModal } from './UserModal';
+import './i18n';
+
+const pickUsers = (answer: unknown) => {
+  const a = answer as { users: User[]; hasMore: boolean };
+  return { items: a.users, hasMore: a.hasMore };
+};
+
+/** Users page (admin §2): search, add, table of id, name, e-mail, profile and actions. */
+export default function UsersPage() {
+  const { t } = useTranslation();
+  const showError = useErrorToast();
+  const list = usePagedList<User>('/users/', pickUsers);
+  const [editing, setEditing] = useState<User | null>(null);
+  const [open, setOpen] = useState(false);
+  const [deleting, setDeleting] = useState<User | null>(null);
+
+  useCompanyEvent('user', (payload) => {
+    const event = payload as { action: string; user?: User; userId?: number };
+    if ((event.action === 'create' || event.action === 'update') && event.user) {
+      list.upsert(event.user);
+    }
+    if (event.action === 'delete' && event.userId) list.remove(event.userId);
+  });
+
+  const remove = async (user: User) => {
+    try {
+      await api.delete(`/users/${user.id}`);
+      list.remove(user.id);
+      toast.success(t('users.deleted'));
+    } catch (error) {
+      showError(error);
+    }
+  };
+
+  return (
+    <PageFrame>
+      <PageHeader title={t('users.title')} search={list.search} onSearch={list.setSearch}>
+        <Button
+          variant="contained"
+          onClick={() => {
+            setEditing(null);
+            setOpen(true);
+          }}
+        >
+          {t('users.add')}
+        </Button>
+      </PageHeader>
+      <ScrollPaper onEnd={list.loadMore}>
+        <Table size="small" stickyHeader aria-label={t('users.title')}>
+          <TableHead>
+            <TableRow>
+              <TableCell align="center">{t('users.id')}</TableCell>
+              <TableCell>{t('users.name')}</TableCell>
+              <TableCell>{t('users.email')}</TableCell>
+              <TableCell align="center">{t('users.profile')}</TableCell>
+              <TableCell align="center">{t('admin.actions')}</TableCell>
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {list.items.map((u) => (
+              <TableRow key={u.id} data-testid={`user-${u.id}`}>
+                <TableCell align="center">{u.id}</TableCell>
+                <TableCell>{u.name}</TableCell>
+                <TableCell>{u.email}</TableCell>
+                <TableCell align="center">{t(`users.profiles.${u.profile}`)}</TableCell>
+                <TableCell align="center">
+                  <IconButton
+                    size="small"
+                    aria-label={t('common.edit')}
+                    onClick={() => {
+                      setEditing(u);
+                      setOpen(true);
+                    }}
+                  >
+                    <Edit />
+                  </IconButton>
+                  <IconButton
+                    size="small"
+                    aria-label={t('common.delete')}
+                    onClick={() => setDeleting(u)}
+                  >
+                    <DeleteOutlined />
+                  </IconButton>
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </ScrollPaper>
+      <UserModal open={open} user={editing} onClose={() => setOpen(false)} onSaved={list.upsert} />
+      <ConfirmDialog
+        open={Boolean(deleting)}
+        title={t('users.deleteTitle', { name: deleting?.name ?? '' })}
+        onClose={() => setDeleting(null)}
+        onConfirm={() => deleting && remove(deleting)}
+      />
+    </PageFrame>
+  );
+}
