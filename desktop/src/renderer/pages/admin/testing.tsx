@@ -24,7 +24,7 @@ export const agent = (overrides: Partial<User> = {}) => makeUser({ id: 9, ...ove
 
 export async function openPage(path: string) {
   const view = await renderApp(path);
-  await screen.findByRole('heading', { level: 1 }, { timeout: 5000 });
+  await screen.findByRole('heading', { level: 1 }, { timeout: 15_000 });
   return view;
 }
 
