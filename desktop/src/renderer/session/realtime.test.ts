@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RealtimeConnection, RealtimeStatus } from '../platform';
-import { RealtimeSession, USER_STATUS_PING_MS } from './realtime';
+import { RealtimeSession, USER_STATUS_PING_MS, type ChangesAnswer } from './realtime';
 
 class FakeConnection implements RealtimeConnection {
   connected = false;
@@ -127,5 +127,87 @@ describe('RealtimeSession (core §4 socket)', () => {
     vi.advanceTimersByTime(USER_STATUS_PING_MS * 2);
     expect(connection.emitted.filter(([e]) => e === 'userStatus')).toHaveLength(0);
     expect(connection.closed).toBe(true);
+  });
+
+  it('after a reconnect replays the missed changes page by page as their events', async () => {
+    const pages: ChangesAnswer[] = [
+      {
+        changes: [
+          {
+            seq: 11,
+            entity: 'ticket',
+            entityId: 1,
+            action: 'update',
+            payload: { action: 'update' },
+          },
+          { seq: 12, entity: 'note', entityId: 2, action: 'create', payload: { action: 'create' } },
+        ],
+        hasMore: true,
+        last: 12,
+      },
+      {
+        changes: [
+          {
+            seq: 14,
+            entity: 'message',
+            entityId: 3,
+            action: 'create',
+            payload: { action: 'create' },
+          },
+        ],
+        hasMore: false,
+        last: 15,
+      },
+    ];
+    const fetchChanges = vi.fn(async () => pages.shift()!);
+    const connection = new FakeConnection();
+    const session = new RealtimeSession({
+      connection,
+      companyId: 4,
+      userId: 9,
+      refresh: async () => true,
+      onSignedInElsewhere: vi.fn(),
+      onSessionEnded: vi.fn(),
+      fetchChanges,
+    });
+    const tickets: unknown[] = [];
+    const messages: unknown[] = [];
+    session.on('ticket', (p) => tickets.push(p));
+    session.on('appMessage', (p) => messages.push(p));
+    connection.setConnected(true);
+    expect(fetchChanges).not.toHaveBeenCalled();
+    connection.serverSends('company-4-ticket', { action: 'update', seq: 10 });
+    connection.setConnected(false);
+    connection.setConnected(true);
+    await session.catchUp();
+    expect(fetchChanges.mock.calls).toEqual([[10], [12]]);
+    expect(tickets).toEqual([
+      { action: 'update', seq: 10 },
+      { action: 'update', seq: 11 },
+    ]);
+    expect(messages).toEqual([{ action: 'create', seq: 14 }]);
+    expect(session.lastSeq).toBe(15);
+  });
+
+  it('asks for a full resync when the feed was pruned past the last number', async () => {
+    const onResync = vi.fn();
+    const connection = new FakeConnection();
+    const session = new RealtimeSession({
+      connection,
+      companyId: 4,
+      userId: 9,
+      refresh: async () => true,
+      onSignedInElsewhere: vi.fn(),
+      onSessionEnded: vi.fn(),
+      fetchChanges: async () => ({ resetRequired: true }),
+      onResync,
+    });
+    session.on('ticket', () => undefined);
+    connection.setConnected(true);
+    connection.serverSends('company-4-ticket', { action: 'update', seq: 3 });
+    connection.setConnected(false);
+    connection.setConnected(true);
+    await session.catchUp();
+    expect(onResync).toHaveBeenCalledOnce();
   });
 });

@@ -15,7 +15,29 @@ export interface RealtimeSessionDeps {
   /** The handshake failed and no new token could be had. */
   onSessionEnded(): void;
   timers?: Pick<typeof globalThis, 'setInterval' | 'clearInterval'>;
+  /** `GET /sync/changes?after=N`: what was missed while the socket was down. */
+  fetchChanges?(after: number): Promise<ChangesAnswer>;
+  /** The feed cannot tell what was missed (pruned, or no number yet): reload everything. */
+  onResync?(): void;
 }
+
+export interface FeedChange {
+  seq: number;
+  entity: string;
+  entityId: number;
+  action: string;
+  payload: unknown;
+}
+export type ChangesAnswer =
+  { changes: FeedChange[]; hasMore: boolean; last: number } | { resetRequired: true };
+
+/** Which company event a change-feed entity replays as (notes have no event). */
+const EVENT_OF_ENTITY: Record<string, CompanyEventName | undefined> = {
+  ticket: 'ticket',
+  message: 'appMessage',
+  contact: 'contact',
+  tag: 'tag',
+};
 
 type Join = readonly [event: string, ...args: unknown[]];
 
@@ -29,6 +51,9 @@ export class RealtimeSession {
   private readonly cleanups: (() => void)[] = [];
   private readonly ping: ReturnType<typeof setInterval>;
   private readonly timers: NonNullable<RealtimeSessionDeps['timers']>;
+  private readonly local = new Map<CompanyEventName, Set<(payload: unknown) => void>>();
+  private wasConnected = false;
+  private catchingUp: Promise<void> | null = null;
   lastSeq = 0;
 
   constructor(private readonly deps: RealtimeSessionDeps) {
@@ -36,7 +61,12 @@ export class RealtimeSession {
     const { connection } = deps;
     this.cleanups.push(
       connection.onStatus((status) => {
-        if (status === 'connected') for (const join of this.joins.values()) this.send(join);
+        if (status !== 'connected') return;
+        for (const join of this.joins.values()) this.send(join);
+        // After a reconnect, replay what was missed in between (ARCHITECTURE: the change feed).
+        // A failed catch-up falls back to reloading everything.
+        if (this.wasConnected) this.catchUp().catch(() => deps.onResync?.());
+        this.wasConnected = true;
       }),
       connection.onConnectError(() => void this.recover()),
       this.on('auth', (payload) => {
@@ -50,11 +80,41 @@ export class RealtimeSession {
 
   /** Subscribes to `company-{id}-{name}`. */
   on(name: CompanyEventName, handler: (payload: unknown) => void): () => void {
-    return this.deps.connection.on(companyEvent(this.deps.companyId, name), (payload) => {
+    const handlers = this.local.get(name) ?? new Set();
+    handlers.add(handler);
+    this.local.set(name, handlers);
+    const off = this.deps.connection.on(companyEvent(this.deps.companyId, name), (payload) => {
       const seq = (payload as { seq?: unknown } | null)?.seq;
       if (typeof seq === 'number' && seq > this.lastSeq) this.lastSeq = seq;
       handler(payload);
     });
+    return () => {
+      handlers.delete(handler);
+      off();
+    };
+  }
+
+  /** Pages through the change feed after `lastSeq`, replaying each change as its event. */
+  catchUp(): Promise<void> {
+    this.catchingUp ??= this.replayMissed().finally(() => (this.catchingUp = null));
+    return this.catchingUp;
+  }
+
+  private async replayMissed(): Promise<void> {
+    const { fetchChanges, onResync } = this.deps;
+    if (!fetchChanges) return;
+    if (this.lastSeq === 0) return onResync?.();
+    for (;;) {
+      const page = await fetchChanges(this.lastSeq);
+      if ('resetRequired' in page) return onResync?.();
+      for (const change of page.changes) {
+        const name = EVENT_OF_ENTITY[change.entity];
+        const payload = { ...(change.payload as object), seq: change.seq };
+        if (name) for (const handler of this.local.get(name) ?? []) handler(payload);
+      }
+      this.lastSeq = Math.max(this.lastSeq, page.last);
+      if (!page.hasMore) return;
+    }
   }
 
   /** Joins a room now and after every reconnect; returns the leave function. */

@@ -2,15 +2,19 @@ import type { CompanyEventName } from '@atende/shared';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { create } from 'zustand';
+
 import { getPlatform } from '../platform';
 import { toast } from '../ui/toast';
-import { RealtimeSession } from './realtime';
-import { useSession } from './store';
+import { RealtimeSession, type ChangesAnswer } from './realtime';
+import { api, useSession } from './store';
 
 /** After the auth event the page reloads 1 s later (core §4). */
 export const SIGNED_IN_ELSEWHERE_RELOAD_MS = 1_000;
 
-export const useRealtime = create<{ session: RealtimeSession | null }>()(() => ({ session: null }));
+/** `resyncEpoch` grows when the lists must reload from scratch (the feed could not catch up). */
+export const useRealtime = create<{ session: RealtimeSession | null; resyncEpoch: number }>()(
+  () => ({ session: null, resyncEpoch: 0 }),
+);
 
 /** Opens the company socket while signed in; closes it on sign-out. Mounted once, by the shell. */
 export function useRealtimeConnection(): void {
@@ -33,6 +37,8 @@ export function useRealtimeConnection(): void {
         setTimeout(() => window.location.reload(), SIGNED_IN_ELSEWHERE_RELOAD_MS);
       },
       onSessionEnded: () => useSession.getState().clear(),
+      fetchChanges: (after) => api.get<ChangesAnswer>('/sync/changes', { query: { after } }),
+      onResync: () => useRealtime.setState((s) => ({ resyncEpoch: s.resyncEpoch + 1 })),
     });
     useRealtime.setState({ session });
     return () => {

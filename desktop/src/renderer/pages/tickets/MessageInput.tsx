@@ -8,7 +8,7 @@ import Paper from '@mui/material/Paper';
 import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useRef, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api';
 import type { Message, Ticket } from '../../api/types';
@@ -16,6 +16,8 @@ import { readStorage, STORAGE_KEYS, writeStorage } from '../../session/storage';
 import { useSession } from '../../session/store';
 import { useErrorToast } from '../../ui/useErrorToast';
 import { isSendable, signBody } from './messages';
+import { QuickReplies } from './QuickReplies';
+import { VoiceRecorder } from './VoiceRecorder';
 
 /** core §9: the input shows up to 5 rows. */
 export const MESSAGE_INPUT_MAX_ROWS = 5;
@@ -33,6 +35,7 @@ export function MessageInput({ ticket, replyTo, onClearReply }: Props) {
   const showError = useErrorToast();
   const [body, setBody] = useState('');
   const [sending, setSending] = useState(false);
+  const [recording, setRecording] = useState(false);
   const [signed, setSigned] = useState(() => readStorage(STORAGE_KEYS.signedMessage) !== 'false');
   const fileInput = useRef<HTMLInputElement>(null);
   const disabled = ticket.status !== 'open' || sending;
@@ -57,15 +60,24 @@ export function MessageInput({ ticket, replyTo, onClearReply }: Props) {
     }
   };
 
+  const upload = useCallback(
+    async (files: readonly File[], caption: string) => {
+      const form = new FormData();
+      for (const file of files) form.append('medias', file);
+      form.append('body', caption);
+      form.append('fromMe', 'true');
+      if (replyTo) form.append('quotedMsg', String(replyTo.id));
+      await api.post(`/messages/${ticket.id}`, form);
+      onClearReply();
+    },
+    [ticket.id, replyTo, onClearReply],
+  );
+
   const sendFiles = async (files: FileList | null) => {
     if (!files?.length) return;
-    const form = new FormData();
-    for (const file of files) form.append('medias', file);
-    form.append('body', body.trim());
-    form.append('fromMe', 'true');
     setSending(true);
     try {
-      await api.post(`/messages/${ticket.id}`, form);
+      await upload([...files], body.trim());
       setBody('');
     } catch (error) {
       showError(error);
@@ -96,6 +108,7 @@ export function MessageInput({ ticket, replyTo, onClearReply }: Props) {
           </IconButton>
         </Box>
       )}
+      <QuickReplies input={body} onPick={(q) => setBody(q.message)} />
       <Box sx={{ display: 'flex', alignItems: 'flex-end', gap: 1 }}>
         <input
           ref={fileInput}
@@ -112,33 +125,43 @@ export function MessageInput({ ticket, replyTo, onClearReply }: Props) {
         >
           <AttachFile />
         </IconButton>
-        <TextField
-          fullWidth
-          multiline
-          maxRows={MESSAGE_INPUT_MAX_ROWS}
-          size="small"
-          value={body}
-          disabled={disabled}
-          placeholder={
-            ticket.status === 'open' ? t('messages.placeholder') : t('messages.placeholderClosed')
-          }
-          onChange={(e) => setBody(e.target.value)}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter' && !e.shiftKey) {
-              e.preventDefault();
-              void send();
+        {!recording && (
+          <TextField
+            fullWidth
+            multiline
+            maxRows={MESSAGE_INPUT_MAX_ROWS}
+            size="small"
+            value={body}
+            disabled={disabled}
+            placeholder={
+              ticket.status === 'open' ? t('messages.placeholder') : t('messages.placeholderClosed')
             }
-          }}
-          slotProps={{ htmlInput: { 'aria-label': t('messages.placeholder') } }}
-        />
-        <IconButton
-          color="primary"
-          aria-label={t('messages.send')}
-          disabled={disabled || !isSendable(body)}
-          onClick={() => void send()}
-        >
-          <Send />
-        </IconButton>
+            onChange={(e) => setBody(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter' && !e.shiftKey) {
+                e.preventDefault();
+                void send();
+              }
+            }}
+            slotProps={{ htmlInput: { 'aria-label': t('messages.placeholder') } }}
+          />
+        )}
+        {isSendable(body) ? (
+          <IconButton
+            color="primary"
+            aria-label={t('messages.send')}
+            disabled={disabled}
+            onClick={() => void send()}
+          >
+            <Send />
+          </IconButton>
+        ) : (
+          <VoiceRecorder
+            disabled={disabled}
+            onActive={setRecording}
+            onSend={(file) => upload([file], '')}
+          />
+        )}
       </Box>
       <FormControlLabel
         sx={{ ml: 0.5 }}

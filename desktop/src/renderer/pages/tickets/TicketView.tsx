@@ -23,7 +23,11 @@ import { useSession } from '../../session/store';
 import { useCompanyEvent } from '../../session/useRealtime';
 import { toast } from '../../ui/toast';
 import { useErrorToast } from '../../ui/useErrorToast';
+import { ContactDrawer } from './ContactDrawer';
+import { TransferDialog } from './dialogs/TransferDialog';
+import { EditMessageDialog } from './EditMessageDialog';
 import { MessageInput } from './MessageInput';
+import { TagEditor } from './TagEditor';
 import { MessagesList } from './MessagesList';
 import { useMessages } from './useMessages';
 import { useTicketActions } from './useTicketActions';
@@ -92,6 +96,9 @@ export function TicketView({ uuid, onBack }: { uuid: string; onBack?(): void }) 
   const [replyTo, setReplyTo] = useState<Message | null>(null);
   const [menu, setMenu] = useState<HTMLElement | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const [transferring, setTransferring] = useState(false);
+  const [editing, setEditing] = useState<Message | null>(null);
+  const [drawer, setDrawer] = useState(false);
   const showError = useErrorToast();
 
   if (!ticket) {
@@ -111,95 +118,139 @@ export function TicketView({ uuid, onBack }: { uuid: string; onBack?(): void }) 
   };
 
   return (
-    <Box sx={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
-      <Paper
-        square
-        elevation={1}
-        sx={{ display: 'flex', alignItems: 'center', gap: 1.5, px: 2, py: 1 }}
-      >
-        {onBack && (
-          <IconButton aria-label={t('common.back')} onClick={onBack} edge="start">
-            <ArrowBack />
-          </IconButton>
-        )}
-        <Avatar
-          src={ticket.contact?.urlPicture ?? ticket.contact?.profilePicUrl}
-          alt={ticket.contact?.name}
-        />
-        <Box sx={{ flex: 1, minWidth: 0 }}>
-          <Typography noWrap sx={{ fontWeight: 600 }} data-testid="ticket-contact-name">
-            {ticket.contact?.name} #{ticket.id}
-          </Typography>
-          <Typography variant="caption" color="text.secondary" noWrap component="p">
-            {formatPhoneDisplay(ticket.contact?.number ?? '')}
-            {ticket.user?.name ? ` · ${ticket.user.name}` : ''}
-          </Typography>
-        </Box>
-        {ticket.status === 'pending' && (
-          <Button
-            variant="contained"
-            color="success"
-            onClick={() => void run(ticket, { action: 'accept' })}
-          >
-            {t('tickets.accept')}
-          </Button>
-        )}
-        {ticket.status === 'open' && (
-          <>
-            <Button onClick={() => void run(ticket, { action: 'return' })}>
-              {t('tickets.return')}
-            </Button>
-            <Button variant="contained" onClick={() => void run(ticket, { action: 'finish' })}>
-              {t('tickets.resolve')}
-            </Button>
-          </>
-        )}
-        {ticket.status === 'closed' && (
-          <Button variant="contained" onClick={() => void run(ticket, { action: 'reopen' })}>
-            {t('tickets.reopen')}
-          </Button>
-        )}
-        <IconButton aria-label={t('common.edit')} onClick={(e) => setMenu(e.currentTarget)}>
-          <MoreVert />
-        </IconButton>
-        <Menu anchorEl={menu} open={menu !== null} onClose={() => setMenu(null)}>
-          {profile && can(profile, 'ticket-options:deleteTicket') && (
-            <MenuItem
-              onClick={() => {
-                setMenu(null);
-                setConfirmDelete(true);
-              }}
-            >
-              {t('tickets.delete')}
-            </MenuItem>
+    <Box sx={{ display: 'flex', height: '100%' }}>
+      <Box sx={{ display: 'flex', flexDirection: 'column', height: '100%', flex: 1, minWidth: 0 }}>
+        <Paper
+          square
+          elevation={1}
+          sx={{ display: 'flex', alignItems: 'center', gap: 1.5, px: 2, py: 1 }}
+        >
+          {onBack && (
+            <IconButton aria-label={t('common.back')} onClick={onBack} edge="start">
+              <ArrowBack />
+            </IconButton>
           )}
-        </Menu>
-      </Paper>
-      <MessagesList
-        messages={messages}
-        loading={loading}
-        onLoadOlder={loadOlder}
-        onReply={setReplyTo}
-        onDelete={(m) => void deleteMessage(m)}
-      />
-      <MessageInput ticket={ticket} replyTo={replyTo} onClearReply={() => setReplyTo(null)} />
-      <Dialog open={confirmDelete} onClose={() => setConfirmDelete(false)}>
-        <DialogTitle>{t('tickets.deleteTitle', { name: ticket.contact?.name })}</DialogTitle>
-        <DialogContent>{t('tickets.deleteConfirm')}</DialogContent>
-        <DialogActions>
-          <Button onClick={() => setConfirmDelete(false)}>{t('common.cancel')}</Button>
-          <Button
-            color="error"
-            variant="contained"
-            onClick={() => {
-              setConfirmDelete(false);
-              void remove(ticket);
+          <Box
+            component="button"
+            type="button"
+            aria-label={t('ticketView.contactInfo')}
+            onClick={() => setDrawer((open) => !open)}
+            sx={{
+              display: 'flex',
+              alignItems: 'center',
+              gap: 1.5,
+              flex: 1,
+              minWidth: 0,
+              border: 0,
+              p: 0,
+              bgcolor: 'transparent',
+              color: 'inherit',
+              textAlign: 'left',
+              cursor: 'pointer',
             }}
           >
-            {t('common.delete')}
-          </Button>
-        </DialogActions>
-      </Dialog>
+            <Avatar
+              src={ticket.contact?.urlPicture ?? ticket.contact?.profilePicUrl}
+              alt={ticket.contact?.name}
+            />
+            <Box sx={{ flex: 1, minWidth: 0 }}>
+              <Typography noWrap sx={{ fontWeight: 600 }} data-testid="ticket-contact-name">
+                {ticket.contact?.name} #{ticket.id}
+              </Typography>
+              <Typography variant="caption" color="text.secondary" noWrap component="p">
+                {formatPhoneDisplay(ticket.contact?.number ?? '')}
+                {ticket.user?.name ? ` · ${ticket.user.name}` : ''}
+              </Typography>
+            </Box>
+          </Box>
+          {ticket.status === 'pending' && (
+            <Button
+              variant="contained"
+              color="success"
+              onClick={() => void run(ticket, { action: 'accept' })}
+            >
+              {t('tickets.accept')}
+            </Button>
+          )}
+          {ticket.status === 'open' && (
+            <>
+              <Button onClick={() => void run(ticket, { action: 'return' })}>
+                {t('tickets.return')}
+              </Button>
+              <Button variant="contained" onClick={() => void run(ticket, { action: 'finish' })}>
+                {t('tickets.resolve')}
+              </Button>
+            </>
+          )}
+          {ticket.status === 'closed' && (
+            <Button variant="contained" onClick={() => void run(ticket, { action: 'reopen' })}>
+              {t('tickets.reopen')}
+            </Button>
+          )}
+          <IconButton
+            aria-label={t('ticketView.options')}
+            onClick={(e) => setMenu(e.currentTarget)}
+          >
+            <MoreVert />
+          </IconButton>
+          <Menu anchorEl={menu} open={menu !== null} onClose={() => setMenu(null)}>
+            {ticket.status !== 'closed' && (
+              <MenuItem
+                onClick={() => {
+                  setMenu(null);
+                  setTransferring(true);
+                }}
+              >
+                {t('ticketView.transferAction')}
+              </MenuItem>
+            )}
+            {profile && can(profile, 'ticket-options:deleteTicket') && (
+              <MenuItem
+                onClick={() => {
+                  setMenu(null);
+                  setConfirmDelete(true);
+                }}
+              >
+                {t('tickets.delete')}
+              </MenuItem>
+            )}
+          </Menu>
+        </Paper>
+        <TagEditor ticket={ticket} />
+        <MessagesList
+          messages={messages}
+          loading={loading}
+          onLoadOlder={loadOlder}
+          onReply={setReplyTo}
+          onEdit={setEditing}
+          onDelete={(m) => void deleteMessage(m)}
+        />
+        <MessageInput ticket={ticket} replyTo={replyTo} onClearReply={() => setReplyTo(null)} />
+        <Dialog open={confirmDelete} onClose={() => setConfirmDelete(false)}>
+          <DialogTitle>{t('tickets.deleteTitle', { name: ticket.contact?.name })}</DialogTitle>
+          <DialogContent>{t('tickets.deleteConfirm')}</DialogContent>
+          <DialogActions>
+            <Button onClick={() => setConfirmDelete(false)}>{t('common.cancel')}</Button>
+            <Button
+              color="error"
+              variant="contained"
+              onClick={() => {
+                setConfirmDelete(false);
+                void remove(ticket);
+              }}
+            >
+              {t('common.delete')}
+            </Button>
+          </DialogActions>
+        </Dialog>
+        <TransferDialog
+          ticket={ticket}
+          open={transferring}
+          onClose={() => setTransferring(false)}
+        />
+        <EditMessageDialog message={editing} onClose={() => setEditing(null)} />
+      </Box>
+      {drawer && <ContactDrawer ticket={ticket} onClose={() => setDrawer(false)} />}
     </Box>
   );
 }

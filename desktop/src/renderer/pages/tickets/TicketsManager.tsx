@@ -1,5 +1,6 @@
 import Search from '@mui/icons-material/Search';
 import Badge from '@mui/material/Badge';
+import Button from '@mui/material/Button';
 import Box from '@mui/material/Box';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import InputAdornment from '@mui/material/InputAdornment';
@@ -13,6 +14,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Ticket } from '../../api/types';
 import { useSession } from '../../session/store';
+import { NewTicketDialog } from './dialogs/NewTicketDialog';
 import { TicketList } from './TicketList';
 import { LIST_LOAD_DELAY_MS } from './useTicketList';
 import { useTicketsUi } from './store';
@@ -30,6 +32,7 @@ export function TicketsManager({
   const { tab, openTab, showAll, setTab, setOpenTab, setShowAll } = useTicketsUi();
   const [counts, setCounts] = useState({ open: 0, pending: 0 });
   const [search, setSearch] = useState('');
+  const [creating, setCreating] = useState(false);
   const [searchParam, setSearchParam] = useState('');
   const queueIds = useMemo(() => user?.queues.map((q) => q.id) ?? [], [user]);
   const mayShowAll = !!user && can(user.profile, 'tickets-manager:showall');
@@ -106,6 +109,9 @@ export function TicketsManager({
               }
             />
           </Tabs>
+          <Button size="small" variant="outlined" onClick={() => setCreating(true)}>
+            {t('tickets.newTicket')}
+          </Button>
           {mayShowAll && (
             <FormControlLabel
               control={<Switch size="small" checked={showAll} onChange={(_, v) => setShowAll(v)} />}
@@ -143,6 +149,7 @@ export function TicketsManager({
           viewportWidth={viewportWidth}
         />
       )}
+      <NewTicketDialog open={creating} onClose={() => setCreating(false)} />
     </Paper>
   );
 }

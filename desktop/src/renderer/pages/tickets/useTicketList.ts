@@ -3,7 +3,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { api } from '../../api';
 import type { Ticket } from '../../api/types';
 import { useSession } from '../../session/store';
-import { useCompanyEvent, useRoom } from '../../session/useRealtime';
+import { useCompanyEvent, useRealtime, useRoom } from '../../session/useRealtime';
 import { useErrorToast } from '../../ui/useErrorToast';
 import {
   appendPage,
@@ -49,13 +49,15 @@ export function useTicketList(params: TicketListParams) {
   const [page, setPage] = useState(1);
   const [hasMore, setHasMore] = useState(false);
   const [loading, setLoading] = useState(true);
+  // A full resync (the change feed could not catch up) reloads from the first page.
+  const epoch = useRealtime((s) => s.resyncEpoch);
   const key = JSON.stringify(params);
   const loadingRef = useRef(false);
 
   useEffect(() => {
     setTickets([]);
     setPage(1);
-  }, [key]);
+  }, [key, epoch]);
 
   useEffect(() => {
     const { status, searchParam, showAll, queueIds, tags, users } = JSON.parse(
@@ -94,7 +96,7 @@ export function useTicketList(params: TicketListParams) {
       cancelled = true;
       clearTimeout(timer);
     };
-  }, [key, page, showError]);
+  }, [key, page, epoch, showError]);
 
   const filter: TicketListFilter | null = useMemo(() => {
     const p = JSON.parse(key) as TicketListParams;
