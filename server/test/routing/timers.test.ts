@@ -2,7 +2,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CALLS_DISABLED_MESSAGE } from '../../src/modules/routing/index.js';
 import { setClock } from '../../src/modules/routing/clock.js';
 import { onTicketTransferred, transferNotice } from '../../src/modules/routing/notices.js';
-import { startRating } from '../../src/modules/rating/rating.js';
 import { sweepDueTimers } from '../../src/modules/timers/timers.js';
 import { sessionEventHandlers } from '../../src/whatsapp/hooks.js';
 import { startTestServer, type TestServer } from '../harness.js';
@@ -110,7 +109,13 @@ describe('rating', () => {
     await c.replies();
     const ticket = await ticketOf(server, s, p);
     await accept(s, ticket.id);
-    expect(await startRating(server.app, s.companyId, ticket.id, s.admin.user.id)).toBe(true);
+    // Finishing asks for the rating first; the ticket stays open until the answer.
+    const finish = await server.request('PUT', `/tickets/${ticket.id}`, {
+      token: s.admin.token,
+      body: { status: 'closed', userId: s.admin.user.id, queueId: ticket.queueId },
+    });
+    expect(finish.status).toBe(200);
+    expect(finish.body.status).toBe('open');
     const [question] = await c.replies();
     expect(question!.body).toBe(
       'Avalie, Lia:\n\n*[ 1 ]* - Insatisfeito\n*[ 2 ]* - Satisfeito\n*[ 3 ]* - Muito satisfeito',
@@ -128,7 +133,8 @@ describe('rating', () => {
       [ticket.id],
     );
     expect(row).toEqual({ rate, userId: s.admin.user.id });
-    expect((await ticketOf(server, s, p)).status).toBe('closed');
+    // The completion message may reach the customer just before the close commits.
+    await s.sim.until(async () => (await ticketOf(server, s, p)).status === 'closed');
   });
 
   it('asks again once on an invalid answer, then closes without a rating', async () => {
@@ -178,7 +184,13 @@ describe('greeting on accept, transfer notice, calls', () => {
       token: s.admin.token,
       body: { value: 'enabled' },
     });
-    expect(await onTicketTransferred(server.app, s.companyId, moved)).toBe(true);
+    // The transfer dialog's call: the server sends the notice.
+    const transfer = await server.request('PUT', `/tickets/${ticket.id}`, {
+      token: s.admin.token,
+      body: { queueId: s.queues.Financeiro },
+    });
+    expect(transfer.status).toBe(200);
+    expect(transfer.body.queueId).toBe(s.queues.Financeiro);
     expect((await c.replies())[0]!.body).toBe(transferNotice('Financeiro'));
   });
 

@@ -12,6 +12,9 @@ import { logger } from '../../logger.js';
 import type { Change } from '../changes/change-log.js';
 import { withChanges } from '../changes/publish.js';
 import { sendMessage } from '../messages/messages.service.js';
+import { startRating } from '../rating/rating.js';
+import { onTicketTransferred } from '../routing/notices.js';
+import { armTicketTimers } from '../timers/timers.js';
 import { loadTicket, ticketChange, ticketGone, type TicketView } from './tickets.queries.js';
 import { assertCanOpen, isAdmin, type Viewer } from './visibility.js';
 
@@ -143,7 +146,17 @@ export async function updateTicket(
   id: number,
   body: TicketUpdateBody,
 ): Promise<TicketView> {
+  // With userRating on, finishing first asks the customer for a rating; the answer closes it.
+  if (body.status === 'closed') {
+    const current = await loadTicket(app.ds, viewer.companyId, id);
+    assertCanOpen(viewer, current);
+    if (current.status !== 'closed' && (await startRating(app, viewer.companyId, id, viewer.id))) {
+      return loadTicket(app.ds, viewer.companyId, id);
+    }
+  }
   let greet: TicketView | undefined;
+  let transferred: TicketView | undefined;
+  let action: TicketCommand['action'] | undefined;
   const updated = await withChanges(app, viewer.companyId, async (tx, changes: Change[]) => {
     const c = viewer.companyId;
     const [locked] = (await tx.query(
@@ -208,9 +221,18 @@ export async function updateTicket(
     if (after.queueId !== ticket.queueId) changes.push(ticketGone(id, ticket.queueId));
     changes.push(ticketChange(after));
     if (command?.action === 'accept') greet = after;
+    if (command?.action === 'transfer' && after.queueId !== ticket.queueId) transferred = after;
+    action = command?.action;
     return after;
   });
   if (greet) await greetOnAccept(app, viewer, greet);
+  if (transferred) {
+    await onTicketTransferred(app, viewer.companyId, transferred).catch((err: unknown) =>
+      logger.error({ err, ticketId: id }, 'transfer notice not sent'),
+    );
+  }
+  // Idle, transfer and auto-close timers follow the ticket's new state.
+  if (action && action !== 'finish') await armTicketTimers(app, id);
   return updated;
 }
 

@@ -27,7 +27,7 @@ export function mediaRoutes(app: AppContext): Router {
         res.setHeader('Cache-Control', 'private, max-age=3600');
         res.setHeader('Content-Disposition', INLINE.test(type) ? 'inline' : 'attachment');
         await new Promise<void>((resolve, reject) =>
-          res.sendFile(full, { headers: { 'Content-Type': type } }, (err) =>
+          res.sendFile(full, { dotfiles: 'allow', headers: { 'Content-Type': type } }, (err) =>
             err ? reject(err) : resolve(),
           ),
         );
