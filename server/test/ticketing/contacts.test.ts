@@ -112,7 +112,7 @@ describe('contacts', () => {
       headers: { authorization: `Bearer ${token}` },
       body: form,
     });
-    const report = await res.json();
+    const report = (await res.json()) as any;
     expect(res.status).toBe(200);
     expect(report.created).toBe(2);
     expect(report.errors).toEqual([
@@ -133,7 +133,7 @@ describe('contacts', () => {
       headers: { authorization: `Bearer ${token}` },
       body: form2,
     });
-    const report2 = await res2.json();
+    const report2 = (await res2.json()) as any;
     expect(report2.created).toBe(1);
     expect(report2.errors).toHaveLength(1);
 
@@ -145,7 +145,7 @@ describe('contacts', () => {
       body: bad,
     });
     expect(res3.status).toBe(400);
-    expect((await res3.json()).error).toBe('ERR_IMPORT_FILE');
+    expect(((await res3.json()) as any).error).toBe('ERR_IMPORT_FILE');
 
     const exported = await fetch(`${server.url}/contacts/export`, {
       headers: { authorization: `Bearer ${token}` },

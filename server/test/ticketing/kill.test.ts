@@ -73,7 +73,7 @@ const remote = {
     return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
   },
   async login(email: string, password: string) {
-    const res = await this.request('POST', '/auth/login', { body: { email, password } });
+    const res = await remote.request('POST', '/auth/login', { body: { email, password } });
     if (res.status !== 200) throw new Error(`login: ${JSON.stringify(res.body)}`);
     return { token: res.body.token as string, cookie: '', user: res.body.user };
   },

@@ -172,7 +172,7 @@ describe('messages through the simulator', () => {
       headers: { authorization: `Bearer ${admin.token}` },
       body: form,
     });
-    const [message] = await res.json();
+    const [message] = (await res.json()) as any[];
     expect(res.status).toBe(201);
     expect(message).toMatchObject({ mediaType: 'application', body: 'segue o boleto' });
     expect(message.mediaUrl).toMatch(/^\/media\//);
