@@ -137,6 +137,13 @@ describe('rating', () => {
     await s.sim.until(async () => (await ticketOf(server, s, p)).status === 'closed');
   });
 
+  it('shows the average rating of the attendant on the dashboard', async () => {
+    const res = await server.request('GET', '/dashboard?days=1', { token: s.admin.token });
+    expect(res.status).toBe(200);
+    const me = res.body.attendants.find((a: { id: number }) => a.id === s.admin.user.id);
+    expect(me.rating).toBe(2);
+  });
+
   it('asks again once on an invalid answer, then closes without a rating', async () => {
     const p = phone();
     const { c, ticket, question } = await rated(p);

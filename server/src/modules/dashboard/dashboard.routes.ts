@@ -37,9 +37,12 @@ export function dashboardRoutes(app: AppContext): Router {
            FROM tickets WHERE "companyId" = $1 AND "createdAt" BETWEEN $2 AND $3`,
         [c, from, to],
       )) as Record<string, number>[];
-      // No rating table exists yet (ratings come with a later feature): rating stays null.
+      // rating: the attendant's average customer rating (1–3) in the range; null without any.
       const attendants = (await app.ds.query(
-        `SELECT u.id, u.name, u.online, NULL::int AS rating,
+        `SELECT u.id, u.name, u.online,
+                (SELECT round(avg(r.rate)::numeric, 1)::float8 FROM user_ratings r
+                  WHERE r."userId" = u.id AND r."companyId" = $1
+                    AND r."createdAt" BETWEEN $2 AND $3) AS rating,
                 ${minutes(`t."closedAt" - t."acceptedAt"`)} AS "avgSupportTime",
                 count(t.id)::int AS tickets
            FROM users u LEFT JOIN tickets t ON t."userId" = u.id AND t."createdAt" BETWEEN $2 AND $3
