@@ -88,6 +88,8 @@ export function wireSync(options: {
   engine: SyncEngine;
   outbox: Outbox;
   onError?: (error: unknown) => void;
+  /** Runs after the cache has taken the event in (the renderer renders from the cache). */
+  afterEvent?: (event: string, payload: unknown) => void;
   setTimer?: (fn: () => void, ms: number) => unknown;
 }): () => void {
   const { link, companyId, engine, outbox } = options;
@@ -103,10 +105,15 @@ export function wireSync(options: {
       if (mine === generation) setTimer(() => void catchUp(mine), CATCH_UP_RETRY_MS);
     }
   };
+  const after = options.afterEvent ?? (() => undefined);
   const offEvent = link.onEvent((event, payload) => {
     const name = eventName(companyId, event);
     const change = name ? changeFromEvent(name, payload) : null;
-    if (change) engine.receive(change).catch(report);
+    if (!change) return after(event, payload);
+    engine
+      .receive(change)
+      .catch(report)
+      .finally(() => after(event, payload));
   });
   const offStatus = link.onStatus((status) => {
     generation++;

@@ -62,8 +62,17 @@ export function refreshCookieOf(setCookies: readonly string[]): string | null | 
   return undefined;
 }
 
+/** The signed-in user as the auth answers describe it (what main needs of it). */
+export interface SessionUser {
+  id: number;
+  companyId: number;
+  queues?: { id: number }[];
+}
+
 export class ApiSession {
   private accessToken: string | null = null;
+  private currentUser: SessionUser | null = null;
+  private readonly userListeners = new Set<(user: SessionUser | null) => void>();
   private refreshing: Promise<boolean> | null = null;
   private readonly listeners = new Set<(token: string | null) => void>();
 
@@ -75,6 +84,16 @@ export class ApiSession {
 
   get token(): string | null {
     return this.accessToken;
+  }
+
+  get user(): SessionUser | null {
+    return this.currentUser;
+  }
+
+  /** Called when the signed-in user changes (sign in, another account, sign out). */
+  onUser(listener: (user: SessionUser | null) => void): () => void {
+    this.userListeners.add(listener);
+    return () => this.userListeners.delete(listener);
   }
 
   get signedIn(): boolean {
@@ -113,10 +132,14 @@ export class ApiSession {
     const contentType = response.headers.get('content-type') ?? undefined;
     const data = await readBody(response, req.responseType);
     if (AUTH_ANSWER_PATHS.has(req.path) && response.ok) {
-      const token = (data as { token?: unknown } | undefined)?.token;
-      if (typeof token === 'string') this.setToken(token);
+      const answer = data as { token?: unknown; user?: unknown } | undefined;
+      if (typeof answer?.token === 'string') this.setToken(answer.token);
+      this.setUser(answer?.user);
     }
-    if (req.path === '/auth/logout') this.setToken(null);
+    if (req.path === '/auth/logout') {
+      this.setToken(null);
+      this.setUser(null);
+    }
     return { status: response.status, data: data as T, contentType };
   }
 
@@ -146,6 +169,18 @@ export class ApiSession {
       })();
     }
     return this.refreshing;
+  }
+
+  private setUser(raw: unknown): void {
+    const user = raw as Partial<SessionUser> | null | undefined;
+    const next =
+      user && typeof user.id === 'number' && typeof user.companyId === 'number'
+        ? (user as SessionUser)
+        : null;
+    const changed =
+      next?.id !== this.currentUser?.id || next?.companyId !== this.currentUser?.companyId;
+    this.currentUser = next;
+    if (changed) for (const listener of this.userListeners) listener(next);
   }
 
   private setToken(token: string | null): void {
