@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { stmt } from './statements.js';
 import type { EntityData } from '../core/types.js';
 
 /** Tickets, contacts, tags and quick messages: a row of indexed columns plus the JSON as given. */
@@ -11,7 +12,8 @@ const int = (value: unknown): number | null =>
 export const parseData = (row: { data: string }): EntityData => JSON.parse(row.data) as EntityData;
 
 export function upsertTicket(db: Database, t: EntityData): void {
-  db.prepare(
+  stmt(
+    db,
     `INSERT INTO tickets (id, status, userId, queueId, contactId, unread, updatedAt, data)
      VALUES (@id, @status, @userId, @queueId, @contactId, @unread, @updatedAt, @data)
      ON CONFLICT (id) DO UPDATE SET status = excluded.status, userId = excluded.userId,
@@ -31,12 +33,12 @@ export function upsertTicket(db: Database, t: EntityData): void {
 
 /** Removes a ticket and its messages; unsent replies stay with their outbox entries. */
 export function deleteTicket(db: Database, id: number): void {
-  db.prepare(`DELETE FROM messages WHERE ticketId = ? AND id IS NOT NULL`).run(id);
-  db.prepare(`DELETE FROM tickets WHERE id = ?`).run(id);
+  stmt(db, `DELETE FROM messages WHERE ticketId = ? AND id IS NOT NULL`).run(id);
+  stmt(db, `DELETE FROM tickets WHERE id = ?`).run(id);
 }
 
 export function getTicket(db: Database, id: number): EntityData | null {
-  const row = db.prepare(`SELECT data FROM tickets WHERE id = ?`).get(id) as
+  const row = stmt(db, `SELECT data FROM tickets WHERE id = ?`).get(id) as
     { data: string } | undefined;
   return row ? parseData(row) : null;
 }
@@ -60,17 +62,17 @@ export function listTickets(db: Database, options: TicketListOptions = {}): Enti
     where.push('(updatedAt, id) < (@updatedAt, @id)');
     Object.assign(params, options.after);
   }
-  const rows = db
-    .prepare(
-      `SELECT data FROM tickets ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+  const rows = stmt(
+    db,
+    `SELECT data FROM tickets ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
         ORDER BY updatedAt DESC, id DESC LIMIT @limit`,
-    )
-    .all(params) as { data: string }[];
+  ).all(params) as { data: string }[];
   return rows.map(parseData);
 }
 
 export function upsertContact(db: Database, c: EntityData): void {
-  db.prepare(
+  stmt(
+    db,
     `INSERT INTO contacts (id, name, number, data) VALUES (@id, @name, @number, @data)
      ON CONFLICT (id) DO UPDATE SET name = excluded.name, number = excluded.number,
        data = excluded.data`,
@@ -78,28 +80,29 @@ export function upsertContact(db: Database, c: EntityData): void {
 }
 
 export function deleteContact(db: Database, id: number): void {
-  db.prepare(`DELETE FROM contacts WHERE id = ?`).run(id);
+  stmt(db, `DELETE FROM contacts WHERE id = ?`).run(id);
 }
 
 export function getContact(db: Database, id: number): EntityData | null {
-  const row = db.prepare(`SELECT data FROM contacts WHERE id = ?`).get(id) as
+  const row = stmt(db, `SELECT data FROM contacts WHERE id = ?`).get(id) as
     { data: string } | undefined;
   return row ? parseData(row) : null;
 }
 
 export function upsertTag(db: Database, t: EntityData): void {
-  db.prepare(
+  stmt(
+    db,
     `INSERT INTO tags (id, name, data) VALUES (@id, @name, @data)
      ON CONFLICT (id) DO UPDATE SET name = excluded.name, data = excluded.data`,
   ).run({ id: t.id, name: str(t.name), data: JSON.stringify(t) });
 }
 
 export function deleteTag(db: Database, id: number): void {
-  db.prepare(`DELETE FROM tags WHERE id = ?`).run(id);
+  stmt(db, `DELETE FROM tags WHERE id = ?`).run(id);
 }
 
 export function listTags(db: Database): EntityData[] {
-  return (db.prepare(`SELECT data FROM tags ORDER BY name, id`).all() as { data: string }[]).map(
+  return (stmt(db, `SELECT data FROM tags ORDER BY name, id`).all() as { data: string }[]).map(
     parseData,
   );
 }
@@ -107,8 +110,9 @@ export function listTags(db: Database): EntityData[] {
 /** Quick messages come from their own list route, not the feed: replaced as a whole. */
 export function replaceQuickMessages(db: Database, items: EntityData[]): void {
   db.transaction(() => {
-    db.prepare(`DELETE FROM quick_messages`).run();
-    const insert = db.prepare(
+    stmt(db, `DELETE FROM quick_messages`).run();
+    const insert = stmt(
+      db,
       `INSERT INTO quick_messages (id, shortcode, message, data) VALUES (?, ?, ?, ?)`,
     );
     for (const q of items) insert.run(q.id, str(q.shortcode), str(q.message), JSON.stringify(q));
@@ -119,11 +123,10 @@ export function replaceQuickMessages(db: Database, items: EntityData[]): void {
 export function findQuickMessages(db: Database, prefix = '', limit = 20): EntityData[] {
   const escaped = prefix.replace(/[\\%_]/g, (c) => `\\${c}`);
   return (
-    db
-      .prepare(
-        `SELECT data FROM quick_messages WHERE shortcode LIKE ? ESCAPE '\\'
+    stmt(
+      db,
+      `SELECT data FROM quick_messages WHERE shortcode LIKE ? ESCAPE '\\'
           ORDER BY shortcode LIMIT ?`,
-      )
-      .all(`${escaped}%`, limit) as { data: string }[]
+    ).all(`${escaped}%`, limit) as { data: string }[]
   ).map(parseData);
 }

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { stmt } from './statements.js';
 import type { EntityData, OptimisticMessage } from '../core/types.js';
 
 /** A cached message: the server's (`id` set) or an optimistic reply awaiting its ack. */
@@ -22,14 +23,14 @@ const toMessage = (row: MessageRow): CachedMessage => ({
  */
 export function upsertMessage(db: Database, m: EntityData): void {
   const clientId = typeof m.clientId === 'string' ? m.clientId : null;
-  const byId = db.prepare(`SELECT key FROM messages WHERE id = ?`).get(m.id) as
+  const byId = stmt(db, `SELECT key FROM messages WHERE id = ?`).get(m.id) as
     { key: number } | undefined;
   const byClient = clientId
-    ? (db.prepare(`SELECT key FROM messages WHERE clientId = ?`).get(clientId) as
+    ? (stmt(db, `SELECT key FROM messages WHERE clientId = ?`).get(clientId) as
         { key: number } | undefined)
     : undefined;
   if (byId && byClient && byId.key !== byClient.key) {
-    db.prepare(`DELETE FROM messages WHERE key = ?`).run(byClient.key);
+    stmt(db, `DELETE FROM messages WHERE key = ?`).run(byClient.key);
   }
   const values = {
     id: m.id,
@@ -42,31 +43,34 @@ export function upsertMessage(db: Database, m: EntityData): void {
   };
   const key = byId?.key ?? byClient?.key;
   if (key === undefined) {
-    db.prepare(
+    stmt(
+      db,
       `INSERT INTO messages (id, clientId, ticketId, createdAt, body, fromMe, data)
        VALUES (@id, @clientId, @ticketId, @createdAt, @body, @fromMe, @data)`,
     ).run(values);
     return;
   }
-  db.prepare(
+  stmt(
+    db,
     `UPDATE messages SET id = @id, clientId = COALESCE(@clientId, clientId), ticketId = @ticketId,
        createdAt = @createdAt, body = @body, fromMe = @fromMe, data = @data WHERE key = @key`,
   ).run({ ...values, key });
 }
 
 export function insertOptimistic(db: Database, m: OptimisticMessage): void {
-  db.prepare(
+  stmt(
+    db,
     `INSERT INTO messages (id, clientId, ticketId, createdAt, body, fromMe, data)
      VALUES (NULL, ?, ?, ?, ?, 1, ?)`,
   ).run(m.clientId, m.ticketId, m.createdAt, m.body, JSON.stringify(m));
 }
 
 export function deleteMessage(db: Database, id: number): void {
-  db.prepare(`DELETE FROM messages WHERE id = ?`).run(id);
+  stmt(db, `DELETE FROM messages WHERE id = ?`).run(id);
 }
 
 export function deleteOptimistic(db: Database, clientId: string): void {
-  db.prepare(`DELETE FROM messages WHERE clientId = ? AND id IS NULL`).run(clientId);
+  stmt(db, `DELETE FROM messages WHERE clientId = ? AND id IS NULL`).run(clientId);
 }
 
 export interface MessagePageOptions {
@@ -83,27 +87,25 @@ export function messagesPage(
 ): CachedMessage[] {
   const limit = options.limit ?? 50;
   const rows = options.before
-    ? db
-        .prepare(
-          `SELECT key, id, data FROM messages
+    ? stmt(
+        db,
+        `SELECT key, id, data FROM messages
             WHERE ticketId = ? AND (createdAt, key) < (?, ?)
             ORDER BY createdAt DESC, key DESC LIMIT ?`,
-        )
-        .all(ticketId, options.before.createdAt, options.before.key, limit)
-    : db
-        .prepare(
-          `SELECT key, id, data FROM messages WHERE ticketId = ?
+      ).all(ticketId, options.before.createdAt, options.before.key, limit)
+    : stmt(
+        db,
+        `SELECT key, id, data FROM messages WHERE ticketId = ?
             ORDER BY createdAt DESC, key DESC LIMIT ?`,
-        )
-        .all(ticketId, limit);
+      ).all(ticketId, limit);
   return (rows as MessageRow[]).map(toMessage);
 }
 
 export function countMessages(db: Database, ticketId?: number): number {
   const row = (
     ticketId === undefined
-      ? db.prepare(`SELECT count(*) AS n FROM messages`).get()
-      : db.prepare(`SELECT count(*) AS n FROM messages WHERE ticketId = ?`).get(ticketId)
+      ? stmt(db, `SELECT count(*) AS n FROM messages`).get()
+      : stmt(db, `SELECT count(*) AS n FROM messages WHERE ticketId = ?`).get(ticketId)
   ) as { n: number };
   return row.n;
 }

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { stmt } from './statements.js';
 import type { OutboxEntry, OutboxState } from '../core/types.js';
 
 interface OutboxRow {
@@ -17,7 +18,8 @@ interface OutboxRow {
 const toEntry = (r: OutboxRow): OutboxEntry => ({ ...r, confirmed: r.confirmed === 1 });
 
 export function insertOutboxEntry(db: Database, e: OutboxEntry): void {
-  db.prepare(
+  stmt(
+    db,
     `INSERT INTO outbox (clientId, ticketId, body, quotedMsgId, createdAt, attempts,
        nextAttemptAt, state, reason, confirmed)
      VALUES (@clientId, @ticketId, @body, @quotedMsgId, @createdAt, @attempts, @nextAttemptAt,
@@ -26,7 +28,8 @@ export function insertOutboxEntry(db: Database, e: OutboxEntry): void {
 }
 
 export function updateOutboxEntry(db: Database, e: OutboxEntry): void {
-  db.prepare(
+  stmt(
+    db,
     `UPDATE outbox SET attempts = @attempts, nextAttemptAt = @nextAttemptAt, state = @state,
        reason = @reason, confirmed = @confirmed WHERE clientId = @clientId`,
   ).run({
@@ -40,12 +43,12 @@ export function updateOutboxEntry(db: Database, e: OutboxEntry): void {
 }
 
 export function deleteOutboxEntry(db: Database, clientId: string): void {
-  db.prepare(`DELETE FROM outbox WHERE clientId = ?`).run(clientId);
+  stmt(db, `DELETE FROM outbox WHERE clientId = ?`).run(clientId);
 }
 
 /** In the order written. */
 export function listOutboxEntries(db: Database): OutboxEntry[] {
-  return (db.prepare(`SELECT * FROM outbox ORDER BY createdAt, rowid`).all() as OutboxRow[]).map(
+  return (stmt(db, `SELECT * FROM outbox ORDER BY createdAt, rowid`).all() as OutboxRow[]).map(
     toEntry,
   );
 }

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { stmt } from './statements.js';
 import type { EntityData } from '../core/types.js';
 import type { CachedMessage } from './messages.js';
 
@@ -24,13 +25,12 @@ export function searchMessages(
 ): CachedMessage[] {
   const query = ftsQuery(text);
   if (!query) return [];
-  const rows = db
-    .prepare(
-      `SELECT m.key, m.id, m.data FROM messages_fts f JOIN messages m ON m.key = f.rowid
+  const rows = stmt(
+    db,
+    `SELECT m.key, m.id, m.data FROM messages_fts f JOIN messages m ON m.key = f.rowid
         WHERE messages_fts MATCH @query ${options.ticketId ? 'AND m.ticketId = @ticketId' : ''}
         ORDER BY f.rowid DESC LIMIT @limit`,
-    )
-    .all({ query, ticketId: options.ticketId, limit: options.limit ?? 50 }) as {
+  ).all({ query, ticketId: options.ticketId, limit: options.limit ?? 50 }) as {
     key: number;
     id: number | null;
     data: string;
@@ -46,11 +46,10 @@ export function searchMessages(
 export function searchContacts(db: Database, text: string, limit = 20): EntityData[] {
   const query = ftsQuery(text);
   if (!query) return [];
-  const rows = db
-    .prepare(
-      `SELECT c.data FROM contacts_fts f JOIN contacts c ON c.id = f.rowid
+  const rows = stmt(
+    db,
+    `SELECT c.data FROM contacts_fts f JOIN contacts c ON c.id = f.rowid
         WHERE contacts_fts MATCH ? ORDER BY rank LIMIT ?`,
-    )
-    .all(query, limit) as { data: string }[];
+  ).all(query, limit) as { data: string }[];
   return rows.map((r) => JSON.parse(r.data) as EntityData);
 }

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { stmt } from './statements.js';
 import type {
   EntityData,
   Op,
@@ -36,7 +37,7 @@ const TABLES: Record<Op['entity'], string> = {
 
 /** Merges fields into the cached entity, if the cache holds it. */
 function patchEntity(db: Database, op: Extract<Op, { op: 'patch' }>): void {
-  const row = db.prepare(`SELECT data FROM ${TABLES[op.entity]} WHERE id = ?`).get(op.id) as
+  const row = stmt(db, `SELECT data FROM ${TABLES[op.entity]} WHERE id = ?`).get(op.id) as
     { data: string } | undefined;
   if (!row) return;
   applyOp(db, { entity: op.entity, op: 'upsert', data: { ...parseData(row), ...op.fields } });
