@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import { PUSH, type PushChannel } from '../preload/channels.js';
-import { getTicket, listTickets } from './cache/entities.js';
+import { getTicket, listTickets, replaceQuickMessages } from './cache/entities.js';
 import { SqliteStore } from './cache/sqlite-store.js';
 import {
   planNotifications,
@@ -11,7 +11,7 @@ import {
 } from './core/notification-policy.js';
 import { Outbox } from './core/outbox.js';
 import { SyncEngine } from './core/sync-engine.js';
-import { systemClock, type Clock } from './core/types.js';
+import { systemClock, type Clock, type EntityData } from './core/types.js';
 import type { Prefs } from './ipc/handlers.js';
 import { RealtimeLink, wireSync } from './net/realtime.js';
 import type { ApiSession, SessionUser } from './net/session.js';
@@ -91,7 +91,25 @@ export function startSyncService(deps: SyncServiceDeps): SyncService {
     onChanged: () => deps.push(PUSH.outboxChanged, null),
   });
   const link = new RealtimeLink(deps.session.baseUrl, () => deps.session.token);
-  const offStatus = link.onStatus((status) => deps.push(PUSH.realtimeStatus, status));
+  // Quick messages are not in the change feed: the list is read again on every connect and
+  // whenever the server says it changed.
+  const refreshQuickMessages = async () => {
+    const answer = await deps.session.call<EntityData[]>({
+      method: 'GET',
+      path: '/quick-messages/list',
+    });
+    if (answer.status === 200 && Array.isArray(answer.data)) {
+      replaceQuickMessages(deps.db, answer.data);
+    }
+  };
+  const quickMessageEvent = `company-${deps.user.companyId}-quickmessage`;
+  const offQuick = link.onEvent((event) => {
+    if (event === quickMessageEvent) refreshQuickMessages().catch(report);
+  });
+  const offStatus = link.onStatus((status) => {
+    deps.push(PUSH.realtimeStatus, status);
+    if (status === 'connected') refreshQuickMessages().catch(report);
+  });
   // A refused handshake (token expired, or none yet after an offline start) is not retried by
   // socket.io: refresh the session and connect again, backing off while the network is down.
   let refusals = 0;
@@ -138,6 +156,7 @@ export function startSyncService(deps: SyncServiceDeps): SyncService {
     stop() {
       unwire();
       offStatus();
+      offQuick();
       offError();
       outbox.setOnline(false);
       link.close();

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../server/test/harness.js';
+import { findQuickMessages } from '../../src/main/cache/entities.js';
 import { openCache } from '../../src/main/cache/open.js';
 import type { NotificationPlan } from '../../src/main/core/notification-policy.js';
 import { ApiSession, memoryVault, type SessionUser } from '../../src/main/net/session.js';
@@ -85,5 +86,35 @@ describe('the sync service', () => {
     expect(notes[0]).toMatchObject({ body: 'Bom dia, preciso de ajuda' });
     // A pending ticket without a queue concerns the admin: one unread message.
     await until(() => unread === 1);
+  });
+
+  it('keeps the quick messages of the composer in the cache', async () => {
+    const session = new ApiSession(server.url, memoryVault());
+    await session.send({
+      method: 'POST',
+      path: '/auth/login',
+      body: { email: c.email, password: c.password },
+    });
+    const db = openCache();
+    const service = startSyncService({
+      session,
+      db,
+      user: session.user!,
+      push: () => undefined,
+      showNotification: () => undefined,
+      setUnread: () => undefined,
+      prefs: () => ({ autoLaunch: false, muted: false, groups: true }),
+      view: () => ({ ticketId: null, focused: false }),
+    });
+    services.push(service);
+    await until(() => service.link.connected);
+    const created = await session.call({
+      method: 'POST',
+      path: '/quick-messages',
+      body: { shortcode: 'boasvindas', message: 'Olá! Como posso ajudar?', geral: true },
+    });
+    expect(created.status).toBeLessThan(300);
+    await until(() => findQuickMessages(db, 'boas').length === 1);
+    expect(findQuickMessages(db, 'boas')[0]).toMatchObject({ message: 'Olá! Como posso ajudar?' });
   });
 });
