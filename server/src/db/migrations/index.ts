@@ -4,6 +4,7 @@ import { Ticketing1732233800000 } from './1732233800000-Ticketing.js';
 import { MessageProviderPayload1732233900000 } from './1732233900000-MessageProviderPayload.js';
 import { WhatsappSessions1732233760000 } from './1732233760000-WhatsappSessions.js';
 import { Routing1732235000000 } from './1732235000000-Routing.js';
+import { ChangePending1732239000000 } from './1732239000000-ChangePending.js';
 
 /** Every migration, in order. Add new ones at the end. */
 export const migrations = [
@@ -13,4 +14,5 @@ export const migrations = [
   Ticketing1732233800000,
   MessageProviderPayload1732233900000,
   Routing1732235000000,
+  ChangePending1732239000000,
 ];

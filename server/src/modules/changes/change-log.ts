@@ -14,41 +14,35 @@ export interface Change {
   ticketQueueId?: number | null;
 }
 
-export interface RecordedChange extends Change {
-  seq: number;
-}
-
 type Db = DataSource | EntityManager;
 
+/** A change written by a transaction and not numbered yet (see sequencer.ts). */
+export interface PendingChange extends Change {
+  pendingId: number;
+}
+
 /**
- * Appends changes to the company's log and returns them with their numbers. Must run inside
- * the transaction that made the change: the counter row stays locked until commit, so numbers
- * of one company are gap-free and become visible in order.
+ * Writes changes to the company's pending list inside the transaction that made them. No lock
+ * is taken: after commit the sequencer numbers them (gap-free, in the order they became visible).
  */
 export async function recordChanges(
   db: EntityManager,
   companyId: number,
   changes: Change[],
-): Promise<RecordedChange[]> {
+): Promise<PendingChange[]> {
   if (changes.length === 0) return [];
-  const [row] = (await db.query(
-    `INSERT INTO change_counters ("companyId", seq) VALUES ($1, $2)
-     ON CONFLICT ("companyId") DO UPDATE SET seq = change_counters.seq + EXCLUDED.seq
-     RETURNING seq::float8 AS seq`,
-    [companyId, changes.length],
-  )) as { seq: number }[];
-  const first = row!.seq - changes.length + 1;
-  const recorded = changes.map((c, i) => ({ ...c, seq: first + i }));
-  await db.query(
-    `INSERT INTO change_log ("companyId", seq, entity, "entityId", action, "ticketBound", "queueId", payload)
-     SELECT $1, x.seq, x.entity, x."entityId", x.action, x."ticketBound", x."queueId", x.payload
-       FROM jsonb_to_recordset($2::jsonb) AS x(seq bigint, entity text, "entityId" int,
-         action text, "ticketBound" boolean, "queueId" int, payload jsonb)`,
+  const rows = (await db.query(
+    `INSERT INTO change_pending ("companyId", entity, "entityId", action, "ticketBound", "queueId", payload)
+     SELECT $1, x.entity, x."entityId", x.action, x."ticketBound", x."queueId", x.payload
+       FROM jsonb_to_recordset($2::jsonb) AS x(n int, entity text, "entityId" int, action text,
+         "ticketBound" boolean, "queueId" int, payload jsonb)
+      ORDER BY x.n
+     RETURNING id::float8 AS id`,
     [
       companyId,
       JSON.stringify(
-        recorded.map((c) => ({
-          seq: c.seq,
+        changes.map((c, n) => ({
+          n,
           entity: c.entity,
           entityId: c.entityId,
           action: c.action,
@@ -58,8 +52,10 @@ export async function recordChanges(
         })),
       ),
     ],
-  );
-  return recorded;
+  )) as { id: number }[];
+  // Ids come from one sequence in insertion order, so sorting restores the changes' order.
+  const ids = rows.map((r) => r.id).sort((a, b) => a - b);
+  return changes.map((c, i) => ({ ...c, pendingId: ids[i]! }));
 }
 
 export interface FeedViewer {

@@ -1,12 +1,9 @@
 import type { CompanyEventName } from '@atende/shared';
 import type { EntityManager } from 'typeorm';
 import type { AppContext } from '../../context.js';
-import {
-  recordChanges,
-  type Change,
-  type ChangeEntity,
-  type RecordedChange,
-} from './change-log.js';
+import { workerStarters } from '../../jobs/bullmq.js';
+import { recordChanges, type Change, type ChangeEntity } from './change-log.js';
+import { sequencerOf, startChangeSweeper } from './sequencer.js';
 
 const EVENT_OF: Record<ChangeEntity, CompanyEventName | null> = {
   ticket: 'ticket',
@@ -17,8 +14,12 @@ const EVENT_OF: Record<ChangeEntity, CompanyEventName | null> = {
   note: null,
 };
 
-/** Sends recorded changes as socket events, each carrying its change-feed number. */
-export function publish(app: AppContext, companyId: number, changes: RecordedChange[]): void {
+/** Sends numbered changes as socket events, each carrying its change-feed number. */
+export function publish(
+  app: AppContext,
+  companyId: number,
+  changes: (Change & { seq: number })[],
+): void {
   for (const change of changes) {
     const name = EVENT_OF[change.entity];
     if (!name) continue;
@@ -31,22 +32,40 @@ export function publish(app: AppContext, companyId: number, changes: RecordedCha
   }
 }
 
+const sequencer = (app: AppContext) =>
+  sequencerOf(app, (companyId, changes) => publish(app, companyId, changes));
+
 /**
- * Runs `work` in one transaction; the changes it pushes are numbered in that transaction and
- * sent as socket events only after it commits.
+ * Runs `work` in one transaction and commits it; the changes it pushed are then numbered and sent
+ * as socket events, which `published` waits for. Lets a caller go on with post-commit work while
+ * its changes are numbered.
+ */
+export async function commitWithChanges<T>(
+  app: AppContext,
+  companyId: number,
+  work: (tx: EntityManager, changes: Change[]) => Promise<T>,
+): Promise<{ value: T; published: Promise<void> }> {
+  const { value, pending } = await app.ds.transaction(async (tx) => {
+    const changes: Change[] = [];
+    const result = await work(tx, changes);
+    return { value: result, pending: await recordChanges(tx, companyId, changes) };
+  });
+  return { value, published: sequencer(app).sequence(companyId, pending) };
+}
+
+/**
+ * Runs `work` in one transaction; the changes it pushes are numbered after it commits and sent as
+ * socket events before this resolves.
  */
 export async function withChanges<T>(
   app: AppContext,
   companyId: number,
   work: (tx: EntityManager, changes: Change[]) => Promise<T>,
 ): Promise<T> {
-  let recorded: RecordedChange[] = [];
-  const result = await app.ds.transaction(async (tx) => {
-    const changes: Change[] = [];
-    const value = await work(tx, changes);
-    recorded = await recordChanges(tx, companyId, changes);
-    return value;
-  });
-  publish(app, companyId, recorded);
-  return result;
+  const { value, published } = await commitWithChanges(app, companyId, work);
+  await published;
+  return value;
 }
+
+const sweeper = startChangeSweeper(sequencer);
+if (!workerStarters.includes(sweeper)) workerStarters.push(sweeper);

@@ -11,10 +11,11 @@ import {
 import { enqueueMediaDownload } from '../../whatsapp/media.js';
 import { storedMediaType, type PortEvent, type PortMessage } from '../../whatsapp/port.js';
 import { upsertContact } from '../contacts/identities.js';
-import { withChanges } from '../changes/publish.js';
+import { commitWithChanges } from '../changes/publish.js';
 import {
   findOrCreateTicket,
   loadTicket,
+  TICKET_VIEW_SQL,
   ticketChange,
   type TicketView,
 } from '../tickets/tickets.queries.js';
@@ -26,7 +27,12 @@ import {
   applyReaction,
   applyRevoke,
 } from './message-events.js';
-import { loadMessage, messageChange, type MessageView } from './messages.queries.js';
+import {
+  loadMessage,
+  MESSAGE_VIEW_SQL,
+  messageChange,
+  type MessageView,
+} from './messages.queries.js';
 
 export interface StoredInbound {
   connection: ConnectionRef;
@@ -52,6 +58,10 @@ type Outcome =
 
 const chatAddress = (chatId: string) => chatId.replace(/@.*$/, '');
 
+// The views read straight from the written row (one statement instead of write, then reload).
+const INSERTED_MESSAGE_VIEW = MESSAGE_VIEW_SQL.replace('FROM messages m', 'FROM ins m');
+const UPDATED_TICKET_VIEW = TICKET_VIEW_SQL.replace('FROM tickets t', 'FROM upd t');
+
 /** Stores one message exactly once per (company, connection, WhatsApp id, fromMe). */
 export async function storeInboundMessage(
   app: AppContext,
@@ -60,92 +70,97 @@ export async function storeInboundMessage(
 ): Promise<Outcome> {
   const { companyId, whatsappId } = connection;
   const mediaType = storedMediaType(msg.type);
-  const outcome = await withChanges<Outcome>(app, companyId, async (tx, changes) => {
-    const [existing] = (await tx.query(
-      `SELECT id, "mediaType" FROM messages
+  const { value: outcome, published } = await commitWithChanges<Outcome>(
+    app,
+    companyId,
+    async (tx, changes) => {
+      const [existing] = (await tx.query(
+        `SELECT id, "mediaType" FROM messages
         WHERE "companyId" = $1 AND "whatsappId" = $2 AND wid = $3 AND "fromMe" = $4 FOR UPDATE`,
-      [companyId, whatsappId, msg.id, msg.fromMe],
-    )) as { id: number; mediaType: string }[];
-    if (existing) {
-      // A ciphertext stub is upgraded in place once the real content arrives under its id.
-      if (existing.mediaType !== 'ciphertext' || msg.type === 'ciphertext')
-        return { kind: 'duplicate' };
-      await tx.query(
-        `UPDATE messages SET body = $2, "mediaType" = $3, "mediaRef" = $4, location = $5,
+        [companyId, whatsappId, msg.id, msg.fromMe],
+      )) as { id: number; mediaType: string }[];
+      if (existing) {
+        // A ciphertext stub is upgraded in place once the real content arrives under its id.
+        if (existing.mediaType !== 'ciphertext' || msg.type === 'ciphertext')
+          return { kind: 'duplicate' };
+        await tx.query(
+          `UPDATE messages SET body = $2, "mediaType" = $3, "mediaRef" = $4, location = $5,
                 vcards = $6, "quotedWid" = $7, "updatedAt" = now() WHERE id = $1`,
-        [
-          existing.id,
-          msg.body,
-          mediaType,
-          msg.media ?? null,
-          msg.location ?? null,
-          msg.vcards ? JSON.stringify(msg.vcards) : null,
-          msg.quotedId ?? null,
-        ],
-      );
-      const message = await loadMessage(tx, companyId, existing.id);
-      await tx.query(
-        `UPDATE tickets SET "lastMessage" = $2 WHERE id = $1 AND "lastMessageAt" = $3`,
-        [message.ticketId, msg.body, new Date(msg.timestamp)],
-      );
-      const ticket = await loadTicket(tx, companyId, message.ticketId);
-      changes.push(messageChange(message, ticket, 'update'), ticketChange(ticket));
-      return { kind: 'upgraded', message };
-    }
+          [
+            existing.id,
+            msg.body,
+            mediaType,
+            msg.media ?? null,
+            msg.location ?? null,
+            msg.vcards ? JSON.stringify(msg.vcards) : null,
+            msg.quotedId ?? null,
+          ],
+        );
+        const message = await loadMessage(tx, companyId, existing.id);
+        await tx.query(
+          `UPDATE tickets SET "lastMessage" = $2 WHERE id = $1 AND "lastMessageAt" = $3`,
+          [message.ticketId, msg.body, new Date(msg.timestamp)],
+        );
+        const ticket = await loadTicket(tx, companyId, message.ticketId);
+        changes.push(messageChange(message, ticket, 'update'), ticketChange(ticket));
+        return { kind: 'upgraded', message };
+      }
 
-    const identity = msg.isGroup
-      ? { phone: chatAddress(msg.chatId), name: msg.group?.subject, isGroup: true }
-      : { ...msg.contact, name: msg.fromMe ? undefined : msg.pushName };
-    const contactId = await upsertContact(tx, companyId, identity, changes);
-    if (contactId === undefined) throw new Error(`message ${msg.id} has no sender identity`);
-    const ticketRef = await findOrCreateTicket(tx, companyId, contactId, whatsappId, msg.isGroup);
-    const participant = msg.isGroup
-      ? (msg.participant?.phone ?? msg.participant?.lid ?? null)
-      : null;
-    const at = new Date(msg.timestamp);
-    const [inserted] = (await tx.query(
-      `INSERT INTO messages ("companyId", "whatsappId", "ticketId", "contactId", wid, "fromMe",
+      const identity = msg.isGroup
+        ? { phone: chatAddress(msg.chatId), name: msg.group?.subject, isGroup: true }
+        : { ...msg.contact, name: msg.fromMe ? undefined : msg.pushName };
+      const contactId = await upsertContact(tx, companyId, identity, changes);
+      if (contactId === undefined) throw new Error(`message ${msg.id} has no sender identity`);
+      const ticketRef = await findOrCreateTicket(tx, companyId, contactId, whatsappId, msg.isGroup);
+      const participant = msg.isGroup
+        ? (msg.participant?.phone ?? msg.participant?.lid ?? null)
+        : null;
+      const at = new Date(msg.timestamp);
+      const [message] = (await tx.query(
+        `WITH ins AS (INSERT INTO messages ("companyId", "whatsappId", "ticketId", "contactId", wid, "fromMe",
               body, ack, read, "mediaType", "mediaRef", location, vcards, participant, "quotedWid",
               "quotedMsgId", "createdAt")
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15::varchar,
               (SELECT id FROM messages WHERE "companyId" = $1 AND "whatsappId" = $2 AND wid = $15::varchar
                 ORDER BY id LIMIT 1), $16)
-       ON CONFLICT ("companyId", "whatsappId", wid, "fromMe") DO NOTHING RETURNING id`,
-      [
-        companyId,
-        whatsappId,
-        ticketRef.id,
-        contactId,
-        msg.id,
-        msg.fromMe,
-        msg.body,
-        msg.fromMe ? 1 : 0,
-        msg.fromMe,
-        mediaType,
-        msg.media ?? null,
-        msg.location ?? null,
-        msg.vcards ? JSON.stringify(msg.vcards) : null,
-        participant,
-        msg.quotedId ?? null,
-        at,
-      ],
-    )) as { id: number }[];
-    if (!inserted) return { kind: 'duplicate' };
-    // Out-of-order arrivals keep the newest text as the preview.
-    await tx.query(
-      `UPDATE tickets SET
+       ON CONFLICT ("companyId", "whatsappId", wid, "fromMe") DO NOTHING RETURNING *)
+       ${INSERTED_MESSAGE_VIEW}`,
+        [
+          companyId,
+          whatsappId,
+          ticketRef.id,
+          contactId,
+          msg.id,
+          msg.fromMe,
+          msg.body,
+          msg.fromMe ? 1 : 0,
+          msg.fromMe,
+          mediaType,
+          msg.media ?? null,
+          msg.location ?? null,
+          msg.vcards ? JSON.stringify(msg.vcards) : null,
+          participant,
+          msg.quotedId ?? null,
+          at,
+        ],
+      )) as MessageView[];
+      if (!message) return { kind: 'duplicate' };
+      // Out-of-order arrivals keep the newest text as the preview.
+      const [ticket] = (await tx.query(
+        `WITH upd AS (UPDATE tickets SET
           "lastMessage" = CASE WHEN "lastMessageAt" IS NULL OR $2 >= "lastMessageAt" THEN $3 ELSE "lastMessage" END,
           "lastMessageAt" = GREATEST("lastMessageAt", $2),
           "unreadMessages" = "unreadMessages" + $4,
           "updatedAt" = now()
-        WHERE id = $1`,
-      [ticketRef.id, at, msg.body, msg.fromMe ? 0 : 1],
-    );
-    const message = await loadMessage(tx, companyId, inserted.id);
-    const ticket = await loadTicket(tx, companyId, ticketRef.id);
-    changes.push(ticketChange(ticket), messageChange(message, ticket, 'create'));
-    return { kind: 'stored', message, ticket, ticketCreated: ticketRef.created };
-  });
+        WHERE id = $1 RETURNING *)
+       ${UPDATED_TICKET_VIEW}`,
+        [ticketRef.id, at, msg.body, msg.fromMe ? 0 : 1],
+      )) as TicketView[];
+      if (!ticket) throw new Error(`ticket ${ticketRef.id} vanished while storing a message`);
+      changes.push(ticketChange(ticket), messageChange(message, ticket, 'create'));
+      return { kind: 'stored', message, ticket, ticketCreated: ticketRef.created };
+    },
+  );
 
   if (outcome.kind === 'duplicate') return outcome;
   if (msg.media) {
@@ -173,6 +188,9 @@ export async function storeInboundMessage(
       );
     }
   }
+  // The steps above ran while the change feed numbered this message; the session moves on to
+  // its next event only once the agents' sockets have it.
+  await published;
   return outcome;
 }
 

@@ -40,6 +40,32 @@ const inboundBody = z
   })
   .refine((b) => b.body !== undefined || b.media !== undefined, 'body or media is required');
 
+const inboundBatchBody = z.object({ messages: z.array(inboundBody).min(1).max(1000) });
+
+/** A customer's message as the network keeps it, with its media bytes if any. */
+function toSimInbound(body: z.output<typeof inboundBody>): { message: SimInbound; media?: Buffer } {
+  const message: SimInbound = {
+    id: body.id ?? newMessageId(),
+    from: body.from,
+    body: body.body ?? '',
+    at: Date.now(),
+  };
+  if (body.name) message.name = body.name;
+  if (body.quotedId) message.quotedId = body.quotedId;
+  if (body.lid) message.lid = body.lid;
+  if (body.group) message.group = body.group;
+  if (!body.media) return { message };
+  const media = Buffer.from(body.media.base64, 'base64');
+  if (!media.byteLength) throw new AppError('ERR_VALIDATION', { details: 'media.base64' });
+  message.media = {
+    mimetype: body.media.mimetype,
+    size: media.byteLength,
+    locator: `${message.id}-${sha256(media).slice(0, 16)}`,
+    ...(body.media.fileName && { fileName: body.media.fileName }),
+  };
+  return { message, media };
+}
+
 const ackBody = z.object({
   whatsappId: idSchema,
   id: z.string().min(1).max(128),
@@ -123,29 +149,26 @@ export function simulatorRoutes(app: AppContext): Router {
     '/simulator/inbound',
     route(app, { access: 'admin', body: inboundBody }, async ({ scope, body }) => {
       const id = await simulated(scope, body.whatsappId);
-      const message: SimInbound = {
-        id: body.id ?? newMessageId(),
-        from: body.from,
-        body: body.body ?? '',
-        at: Date.now(),
-      };
-      if (body.name) message.name = body.name;
-      if (body.quotedId) message.quotedId = body.quotedId;
-      if (body.lid) message.lid = body.lid;
-      if (body.group) message.group = body.group;
-      let bytes: Buffer | undefined;
-      if (body.media) {
-        bytes = Buffer.from(body.media.base64, 'base64');
-        if (!bytes.byteLength) throw new AppError('ERR_VALIDATION', { details: 'media.base64' });
-        message.media = {
-          mimetype: body.media.mimetype,
-          size: bytes.byteLength,
-          locator: `${message.id}-${sha256(bytes).slice(0, 16)}`,
-          ...(body.media.fileName && { fileName: body.media.fileName }),
-        };
-      }
-      await network.inbound(id, message, bytes);
+      const { message, media } = toSimInbound(body);
+      await network.inbound(id, message, media);
       return { id: message.id };
+    }),
+  );
+
+  // Many customers' messages in one call (load tests); each is what /simulator/inbound takes.
+  router.post(
+    '/simulator/inbound/batch',
+    route(app, { access: 'admin', body: inboundBatchBody }, async ({ scope, body }) => {
+      const ids = new Map<number, string>();
+      for (const whatsappId of new Set(body.messages.map((m) => m.whatsappId))) {
+        ids.set(whatsappId, await simulated(scope, whatsappId));
+      }
+      const items = body.messages.map((m) => ({
+        connectionId: ids.get(m.whatsappId)!,
+        ...toSimInbound(m),
+      }));
+      await network.inboundMany(items);
+      return { ids: items.map((i) => i.message.id) };
     }),
   );
 
