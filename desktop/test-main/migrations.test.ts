@@ -16,10 +16,10 @@ const tables = (db: Database.Database) =>
   ).map((r) => r.name);
 
 describe('cache migrations', () => {
-  it('has three versions and brings an empty file to the latest', () => {
-    expect(LATEST_VERSION).toBe(3);
+  it('has four versions and brings an empty file to the latest', () => {
+    expect(LATEST_VERSION).toBe(4);
     const db = openCache();
-    expect(schemaVersion(db)).toBe(3);
+    expect(schemaVersion(db)).toBe(4);
     expect(tables(db)).toEqual(
       expect.arrayContaining(['tickets', 'messages', 'messages_fts', 'contacts_fts', 'media']),
     );
@@ -73,6 +73,23 @@ describe('cache migrations', () => {
     expect(tables(db)).not.toContain('media');
     expect(migrate(db, 3)).toBe(3);
     expect(tables(db)).toContain('media');
+  });
+
+  it('version 4 from version 3 fills the media URL of messages already cached', () => {
+    const db = new Database(':memory:');
+    migrate(db, 3);
+    const insert = db.prepare(
+      `INSERT INTO messages (id, ticketId, createdAt, body, data) VALUES (?, 1, 'x', '', ?)`,
+    );
+    insert.run(1, JSON.stringify({ id: 1, mediaUrl: '/media/abc.jpg' }));
+    insert.run(2, JSON.stringify({ id: 2, mediaUrl: null }));
+    insert.run(3, 'not json');
+    expect(migrate(db, 4)).toBe(4);
+    expect(db.prepare(`SELECT id, mediaUrl FROM messages ORDER BY id`).all()).toEqual([
+      { id: 1, mediaUrl: '/media/abc.jpg' },
+      { id: 2, mediaUrl: null },
+      { id: 3, mediaUrl: null },
+    ]);
   });
 
   it('each migration runs once: migrating again changes nothing', () => {

@@ -19,6 +19,7 @@ import { PUSH, type PushChannel } from '../preload/channels.js';
 import { evictMedia } from './cache/media.js';
 import { openCache } from './cache/open.js';
 import { createHandlers } from './ipc/handlers.js';
+import { MEDIA_PREFIX, serveMedia } from './media-cache.js';
 import { registerIpc } from './ipc/register.js';
 import { ApiSession, type SessionUser } from './net/session.js';
 import { createNotifier, trayLabel } from './notifier.js';
@@ -63,6 +64,7 @@ protocol.registerSchemesAsPrivileged([
 let window: BrowserWindow | null = null;
 let tray: Tray | null = null;
 let service: SyncService | null = null;
+let mediaDir = '';
 let viewing: { ticketId: number | null; focused: boolean } = { ticketId: null, focused: false };
 
 function push(channel: PushChannel, payload: unknown): void {
@@ -116,6 +118,7 @@ function startFor(user: SessionUser | null): void {
   if (!user) return;
   writeText(join(userData(), 'last-user.json'), JSON.stringify(user));
   const db = openCache(join(userData(), `cache-${user.companyId}-${user.id}.sqlite`));
+  mediaDir = join(userData(), `media-${user.companyId}-${user.id}`);
   for (const file of evictMedia(db, MEDIA_CACHE_BYTES)) void rm(file, { force: true });
   service = startSyncService({
     session: apiSession,
@@ -161,6 +164,19 @@ function hardenSessions(): void {
     });
   });
   protocol.handle(APP_SCHEME, async (request) => {
+    const { pathname } = new URL(request.url);
+    if (pathname.startsWith(MEDIA_PREFIX)) {
+      if (!service) return new Response('Not found', { status: 404 });
+      const media = await serveMedia(
+        { db: service.store.db, dir: mediaDir, api: apiSession, maxBytes: MEDIA_CACHE_BYTES },
+        decodeURIComponent(pathname.slice(MEDIA_PREFIX.length)),
+      ).catch(() => ({ status: 502, data: undefined, contentType: undefined }));
+      if (!media.data) return new Response(null, { status: media.status });
+      return new Response(new Uint8Array(media.data), {
+        status: 200,
+        headers: { 'Content-Type': media.contentType ?? 'application/octet-stream' },
+      });
+    }
     const file = resolveAppFile(WEB_ROOT, request.url);
     if (!file) return new Response('Not found', { status: 404 });
     try {
@@ -196,6 +212,8 @@ function createWindow(): void {
       nodeIntegration: false,
       webSecurity: true,
       spellcheck: true,
+      // The preload maps server paths to URLs (resolveUrl) without asking main each time.
+      additionalArguments: [`--atende-server=${SERVER_URL}`],
     },
   });
   if (state.maximized) window.maximize();

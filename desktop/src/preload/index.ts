@@ -61,6 +61,17 @@ function connectRealtime() {
   };
 }
 
+const serverArg = process.argv.find((a) => a.startsWith('--atende-server='));
+const serverUrl = serverArg ? serverArg.slice('--atende-server='.length) : '';
+
+/** Media goes through main's cache (app://atende/__media/…); other server paths stay remote. */
+function resolveUrl(path: string): string {
+  if (/^(https?:|blob:|data:|app:)/.test(path)) return path;
+  const media = /^\/media\/([^/?#]+)$/.exec(path);
+  if (media) return `app://atende/__media/${media[1]}`;
+  return `${serverUrl}${path}`;
+}
+
 const clickHandlers = new Map<string, () => void>();
 subscribe<{ tag: string }>(PUSH.notificationClick, ({ tag }) => clickHandlers.get(tag)?.());
 
@@ -90,7 +101,7 @@ const platform = {
     return answer;
   },
   connectRealtime,
-  resolveUrl: (path: string) => path,
+  resolveUrl,
   notify(n: { title: string; body: string; icon?: string; tag?: string; onClick?: () => void }) {
     const tag = n.tag ?? `n-${Date.now()}`;
     if (n.onClick) clickHandlers.set(tag, n.onClick);

@@ -48,3 +48,12 @@ export function evictMedia(db: Database, maxBytes: number): string[] {
   })();
   return evicted.map((e) => e.path);
 }
+
+/** The cached file for a message's media, marking it used now (eviction keeps recent files). */
+export function findMedia(db: Database, path: string, now: number): { path: string } | null {
+  const row = db.prepare(`SELECT messageKey FROM media WHERE path = ?`).get(path) as
+    { messageKey: number } | undefined;
+  if (!row) return null;
+  db.prepare(`UPDATE media SET storedAt = ? WHERE messageKey = ?`).run(now, row.messageKey);
+  return { path };
+}

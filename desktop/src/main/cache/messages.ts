@@ -39,21 +39,23 @@ export function upsertMessage(db: Database, m: EntityData): void {
     createdAt: typeof m.createdAt === 'string' ? m.createdAt : '',
     body: typeof m.body === 'string' ? m.body : '',
     fromMe: m.fromMe === true ? 1 : 0,
+    mediaUrl: typeof m.mediaUrl === 'string' ? m.mediaUrl : null,
     data: JSON.stringify(m),
   };
   const key = byId?.key ?? byClient?.key;
   if (key === undefined) {
     stmt(
       db,
-      `INSERT INTO messages (id, clientId, ticketId, createdAt, body, fromMe, data)
-       VALUES (@id, @clientId, @ticketId, @createdAt, @body, @fromMe, @data)`,
+      `INSERT INTO messages (id, clientId, ticketId, createdAt, body, fromMe, mediaUrl, data)
+       VALUES (@id, @clientId, @ticketId, @createdAt, @body, @fromMe, @mediaUrl, @data)`,
     ).run(values);
     return;
   }
   stmt(
     db,
     `UPDATE messages SET id = @id, clientId = COALESCE(@clientId, clientId), ticketId = @ticketId,
-       createdAt = @createdAt, body = @body, fromMe = @fromMe, data = @data WHERE key = @key`,
+       createdAt = @createdAt, body = @body, fromMe = @fromMe, mediaUrl = @mediaUrl, data = @data
+     WHERE key = @key`,
   ).run({ ...values, key });
 }
 
@@ -108,4 +110,16 @@ export function countMessages(db: Database, ticketId?: number): number {
       : stmt(db, `SELECT count(*) AS n FROM messages WHERE ticketId = ?`).get(ticketId)
   ) as { n: number };
   return row.n;
+}
+
+/** The cached message that carries this media URL (its newest copy), if any. */
+export function messageOfMedia(
+  db: Database,
+  mediaUrl: string,
+): { key: number; ticketId: number } | null {
+  const row = stmt(
+    db,
+    `SELECT key, ticketId FROM messages WHERE mediaUrl = ? ORDER BY key DESC LIMIT 1`,
+  ).get(mediaUrl) as { key: number; ticketId: number } | undefined;
+  return row ?? null;
 }

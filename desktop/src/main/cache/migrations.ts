@@ -73,6 +73,14 @@ export const MIGRATIONS: readonly ((db: Database) => void)[] = [
         bytes INTEGER NOT NULL, storedAt INTEGER NOT NULL);
       CREATE INDEX media_ticket ON media (ticketId);
     `),
+  // 4: the message's media URL as a column, so a downloaded file finds its message and ticket.
+  (db) =>
+    db.exec(`
+      ALTER TABLE messages ADD COLUMN mediaUrl TEXT;
+      UPDATE messages SET mediaUrl = json_extract(data, '$.mediaUrl')
+        WHERE json_valid(data) AND json_type(data, '$.mediaUrl') = 'text';
+      CREATE INDEX messages_media_url ON messages (mediaUrl) WHERE mediaUrl IS NOT NULL;
+    `),
 ];
 
 export const LATEST_VERSION = MIGRATIONS.length;
