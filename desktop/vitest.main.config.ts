@@ -26,6 +26,7 @@ export default defineConfig({
           environment: 'node',
           include: ['test-main/**/*.test.ts'],
           exclude: ['test-main/server/**'],
+          sequence: { groupOrder: 0 },
         },
       },
       {
@@ -37,6 +38,7 @@ export default defineConfig({
           globalSetup: [here('../server/test/global-setup.ts')],
           pool: 'forks',
           maxWorkers: 2,
+          sequence: { groupOrder: 1 },
         },
       },
     ],
