@@ -33,6 +33,19 @@ export default defineConfig({
           setupFiles: [here('./test/setup-dom.ts')],
         },
       },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          environment: 'node',
+          // Chromium against a real server with the simulator; the web build is made first.
+          include: ['e2e/**/*.e2e.test.ts'],
+          globalSetup: [here('./e2e/global-setup.ts')],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          pool: 'forks',
+        },
+      },
     ],
   },
 });

@@ -28,6 +28,8 @@ export interface ContextOptions {
   height?: number;
   locale?: string;
   colorScheme?: 'light' | 'dark';
+  /** The server under test; defaults to ATENDE_URL. */
+  baseUrl?: string;
 }
 
 export async function newContext(
@@ -35,7 +37,7 @@ export async function newContext(
   options: ContextOptions = {},
 ): Promise<BrowserContext> {
   return browser.newContext({
-    baseURL: baseUrl(),
+    baseURL: options.baseUrl ?? baseUrl(),
     viewport: { width: options.width ?? 1366, height: options.height ?? 800 },
     locale: options.locale ?? 'pt-BR',
     colorScheme: options.colorScheme ?? 'light',

@@ -152,7 +152,7 @@ export const MessageBubble = memo(function MessageBubble({
           <IconButton
             className="message-menu"
             size="small"
-            aria-label={t('common.edit')}
+            aria-label={t('ticketView.options')}
             onClick={(e) => setAnchor(e.currentTarget)}
             sx={{ position: 'absolute', top: 0, right: 0, opacity: 0.3 }}
           >

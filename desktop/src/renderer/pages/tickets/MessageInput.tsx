@@ -45,7 +45,7 @@ export function MessageInput({ ticket, replyTo, onClearReply }: Props) {
     setSending(true);
     try {
       await api.post(`/messages/${ticket.id}`, {
-        read: 1,
+        read: true,
         fromMe: true,
         mediaUrl: '',
         body: signBody(body.trim(), user.name, signed),

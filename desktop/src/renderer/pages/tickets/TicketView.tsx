@@ -14,7 +14,7 @@ import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { can, canOpenTicket, formatPhoneDisplay } from '@atende/shared';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { api } from '../../api';
@@ -40,6 +40,10 @@ function useTicket(uuid: string) {
   const { t } = useTranslation();
   const showError = useErrorToast();
   const [ticket, setTicket] = useState<Ticket | null>(null);
+  // Read through a ref: a 403 refreshes the session, which renews the user object, and the
+  // ticket must not be reloaded (and refused again) for that.
+  const viewerRef = useRef(viewer);
+  viewerRef.current = viewer;
 
   useEffect(() => {
     let cancelled = false;
@@ -47,8 +51,9 @@ function useTicket(uuid: string) {
     api
       .get<Ticket>(`/tickets/u/${uuid}`)
       .then((loaded) => {
-        if (cancelled || !viewer) return;
-        if (!canOpenTicket(viewer, loaded)) {
+        const current = viewerRef.current;
+        if (cancelled || !current) return;
+        if (!canOpenTicket(current, loaded)) {
           toast.error(t('tickets.accessDenied'));
           navigate('/tickets', { replace: true });
           return;
@@ -63,7 +68,7 @@ function useTicket(uuid: string) {
     return () => {
       cancelled = true;
     };
-  }, [uuid, viewer, navigate, showError, t]);
+  }, [uuid, navigate, showError, t]);
 
   useCompanyEvent('ticket', (payload) => {
     const data = payload as { action: string; ticket?: Ticket; ticketId?: number };

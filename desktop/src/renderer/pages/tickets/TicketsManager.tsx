@@ -1,6 +1,7 @@
+import AddCircleOutline from '@mui/icons-material/AddCircleOutlineOutlined';
 import Search from '@mui/icons-material/Search';
 import Badge from '@mui/material/Badge';
-import Button from '@mui/material/Button';
+import IconButton from '@mui/material/IconButton';
 import Box from '@mui/material/Box';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import InputAdornment from '@mui/material/InputAdornment';
@@ -91,7 +92,13 @@ export function TicketsManager({
       )}
       {tab === 'open' && (
         <Box sx={{ display: 'flex', alignItems: 'center', px: 1 }}>
-          <Tabs value={openTab} onChange={(_, v) => setOpenTab(v)} sx={{ flex: 1 }}>
+          <Tabs
+            value={openTab}
+            onChange={(_, v) => setOpenTab(v)}
+            variant="scrollable"
+            scrollButtons={false}
+            sx={{ flex: 1, minWidth: 0 }}
+          >
             <Tab
               value="open"
               label={
@@ -109,9 +116,14 @@ export function TicketsManager({
               }
             />
           </Tabs>
-          <Button size="small" variant="outlined" onClick={() => setCreating(true)}>
-            {t('tickets.newTicket')}
-          </Button>
+          <IconButton
+            color="primary"
+            aria-label={t('tickets.newTicket')}
+            title={t('tickets.newTicket')}
+            onClick={() => setCreating(true)}
+          >
+            <AddCircleOutline />
+          </IconButton>
           {mayShowAll && (
             <FormControlLabel
               control={<Switch size="small" checked={showAll} onChange={(_, v) => setShowAll(v)} />}
