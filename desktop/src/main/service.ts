@@ -15,7 +15,7 @@ import { systemClock, type Clock, type EntityData } from './core/types.js';
 import type { Prefs } from './ipc/handlers.js';
 import { RealtimeLink, wireSync } from './net/realtime.js';
 import type { ApiSession, SessionUser } from './net/session.js';
-import { httpMessageTransport, httpSyncTransport } from './net/transports.js';
+import { httpMessageTransport, httpSyncTransport } from './core/transports.js';
 
 /** Tickets the tray count looks at: the open and pending ones are where unread messages are. */
 const TRAY_SCAN_LIMIT = 1000;

@@ -13,7 +13,7 @@ import { SyncEngine, type SyncTransport } from '../../src/main/core/sync-engine.
 import { systemClock, type OutboxEntry } from '../../src/main/core/types.js';
 import { RealtimeLink } from '../../src/main/net/realtime.js';
 import { ApiSession, memoryVault } from '../../src/main/net/session.js';
-import { httpMessageTransport, httpSyncTransport } from '../../src/main/net/transports.js';
+import { httpMessageTransport, httpSyncTransport } from '../../src/main/core/transports.js';
 
 type Truthy<T> = Exclude<T, undefined | null | false | 0 | ''>;
 

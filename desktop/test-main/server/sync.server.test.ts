@@ -3,7 +3,11 @@ import { startTestServer, type TestServer } from '../../../server/test/harness.j
 import { openCache } from '../../src/main/cache/open.js';
 import { applyOp } from '../../src/main/cache/sqlite-store.js';
 import { getCursor, setCursor } from '../../src/main/cache/sync-state.js';
+import { MemoryStore } from '../../src/main/core/memory-store.js';
 import { changeFromEvent, parseFeedAnswer } from '../../src/main/core/protocol.js';
+import { SyncEngine } from '../../src/main/core/sync-engine.js';
+import { httpSyncTransport } from '../../src/main/core/transports.js';
+import { systemClock } from '../../src/main/core/types.js';
 import { eventName } from '../../src/main/net/realtime.js';
 import { company, DesktopClient, head, inbound, newPhone, until, type Company } from './client.js';
 
@@ -178,6 +182,34 @@ describe('sync engine against the real server', () => {
     );
     expect(tickets).toContain(ticketId);
     expect(fresh.errors).toEqual([]);
+  });
+});
+
+describe('the web build’s setup: the same engine over the in-memory store', () => {
+  it('pulls the real feed into MemoryStore as the SQLite cache holds it', async () => {
+    const phone = newPhone();
+    await inbound(server, c, phone, 'no navegador');
+    const ticketId = await ticketIdOf(phone);
+    const desktop = await signedIn();
+    await desktop.engine.pull();
+    const memory = new MemoryStore();
+    const engine = new SyncEngine({
+      store: memory,
+      transport: httpSyncTransport(desktop.session),
+      clock: systemClock,
+    });
+    await engine.start();
+    await engine.pull();
+    expect(memory.cursor).toBe(getCursor(desktop.store.db));
+    expect(memory.messagesOf(ticketId).map((m) => m.body)).toContain('no navegador');
+    expect(memory.messagesOf(ticketId).map((m) => (m as { id: number }).id)).toEqual(
+      desktop.messageIds(ticketId),
+    );
+    expect([...memory.tickets.keys()].sort()).toEqual(
+      (
+        desktop.store.db.prepare(`SELECT id FROM tickets ORDER BY id`).all() as { id: number }[]
+      ).map((r) => r.id),
+    );
   });
 });
 

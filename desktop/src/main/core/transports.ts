@@ -1,8 +1,24 @@
-import type { MessageTransport, SendResult } from '../core/outbox.js';
-import { parseFeedAnswer } from '../core/protocol.js';
-import type { SyncTransport } from '../core/sync-engine.js';
-import type { EntityData, FeedAnswer, Snapshot } from '../core/types.js';
-import type { ApiRequest, ApiResponse, ApiSession } from './session.js';
+import type { MessageTransport, SendResult } from './outbox.js';
+import { parseFeedAnswer } from './protocol.js';
+import type { SyncTransport } from './sync-engine.js';
+import type { EntityData, FeedAnswer, Snapshot } from './types.js';
+
+/**
+ * The sync and send transports over any HTTP client with the platform's request shape: main's
+ * session in the desktop app, the web platform's `request` in the browser (with MemoryStore).
+ */
+
+export interface ApiCallRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: string;
+  query?: Record<string, string | number | boolean | null | undefined>;
+  body?: unknown;
+}
+
+/** Resolves with any status; rejects only when the network failed. */
+export interface ApiCaller {
+  call<T = unknown>(req: ApiCallRequest): Promise<{ status: number; data: T }>;
+}
 
 /** Closed tickets fetched by a full resync (newest first); older ones return as they change. */
 export const RESYNC_CLOSED_PAGES = 2;
@@ -23,15 +39,15 @@ const codeOf = (data: unknown): string =>
     ? (data as { error: string }).error
     : 'ERR_UNKNOWN';
 
-async function ok<T>(session: ApiSession, req: ApiRequest): Promise<T> {
-  const answer: ApiResponse<T> = await session.call<T>(req);
+async function ok<T>(session: ApiCaller, req: ApiCallRequest): Promise<T> {
+  const answer = await session.call<T>(req);
   if (answer.status < 200 || answer.status >= 300) {
     throw new HttpError(answer.status, codeOf(answer.data));
   }
   return answer.data;
 }
 
-const feed = (session: ApiSession, after: number, limit: number) =>
+const feed = (session: ApiCaller, after: number, limit: number) =>
   ok<unknown>(session, { method: 'GET', path: '/sync/changes', query: { after, limit } }).then(
     (raw) => ({ raw, answer: parseFeedAnswer(raw) }),
   );
@@ -41,7 +57,7 @@ const feed = (session: ApiSession, after: number, limit: number) =>
  * an unpruned log still tells: every `after` up to the head answers a page, every one past it
  * `resetRequired`, so a doubling then a bisection finds it in a few requests.
  */
-export async function feedHead(session: ApiSession): Promise<number> {
+export async function feedHead(session: ApiCaller): Promise<number> {
   const probe = await feed(session, Number.MAX_SAFE_INTEGER, 1);
   const head = (probe.raw as { head?: unknown }).head;
   if (typeof head === 'number') return head;
@@ -76,7 +92,7 @@ async function pages<T>(
 }
 
 /** Everything a full resync needs, read after the head so that a replay covers the reading. */
-export async function fetchSnapshot(session: ApiSession): Promise<Snapshot> {
+export async function fetchSnapshot(session: ApiCaller): Promise<Snapshot> {
   const cursor = await feedHead(session);
   const ticketsOf = (status: string, max: number) =>
     pages(async (pageNumber) => {
@@ -113,7 +129,7 @@ export async function fetchSnapshot(session: ApiSession): Promise<Snapshot> {
   return { cursor, tickets: [...unique.values()], contacts, tags, messages };
 }
 
-export function httpSyncTransport(session: ApiSession): SyncTransport {
+export function httpSyncTransport(session: ApiCaller): SyncTransport {
   return {
     fetchChanges: async (after, limit): Promise<FeedAnswer> =>
       (await feed(session, after, limit)).answer,
@@ -122,7 +138,7 @@ export function httpSyncTransport(session: ApiSession): SyncTransport {
 }
 
 /** `POST /messages/{ticketId}` with the reply's clientId; 201 new, 200 already stored. */
-export function httpMessageTransport(session: ApiSession): MessageTransport {
+export function httpMessageTransport(session: ApiCaller): MessageTransport {
   return {
     async sendMessage(input): Promise<SendResult> {
       const answer = await session.call<EntityData>({
