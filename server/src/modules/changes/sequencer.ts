@@ -108,45 +108,7 @@ export class Sequencer {
   }
 
   private async move(companyId: number, queue: CompanyQueue): Promise<number> {
-    const runner = this.app.ds.createQueryRunner();
-    let rows: MovedRow[];
-    try {
-      await runner.connect();
-      await runner.startTransaction();
-      // The counter row lock comes first; the move then reads with a snapshot taken after it.
-      const [counter] = (await runner.query(
-        `INSERT INTO change_counters ("companyId") VALUES ($1)
-         ON CONFLICT ("companyId") DO UPDATE SET seq = change_counters.seq
-         RETURNING seq::float8 AS seq`,
-        [companyId],
-      )) as { seq: number }[];
-      rows = (await runner.query(
-        `WITH moved AS (
-           DELETE FROM change_pending WHERE id IN (
-             SELECT id FROM change_pending WHERE "companyId" = $1 ORDER BY id LIMIT $3)
-           RETURNING *),
-         numbered AS (
-           SELECT moved.*, $2::bigint + row_number() OVER (ORDER BY id) AS seq FROM moved),
-         logged AS (
-           INSERT INTO change_log ("companyId", seq, entity, "entityId", action, "ticketBound",
-                  "queueId", payload, "createdAt")
-           SELECT "companyId", seq, entity, "entityId", action, "ticketBound", "queueId", payload,
-                  "createdAt" FROM numbered),
-         counted AS (
-           UPDATE change_counters SET seq = $2::bigint + (SELECT count(*) FROM moved)
-            WHERE "companyId" = $1)
-         SELECT id::float8 AS id, seq::float8 AS seq, entity, "entityId", action, "ticketBound",
-                "queueId", CASE WHEN id = ANY($4::bigint[]) THEN NULL ELSE payload END AS payload
-           FROM numbered ORDER BY seq`,
-        [companyId, counter!.seq, MOVE_LIMIT, [...queue.local.keys()]],
-      )) as MovedRow[];
-      await runner.commitTransaction();
-    } catch (err) {
-      if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
-      throw err;
-    } finally {
-      await runner.release();
-    }
+    const rows = await this.moveRows(companyId, [...queue.local.keys()]);
     this.publish(
       companyId,
       rows.map((r) => {
@@ -164,6 +126,53 @@ export class Sequencer {
       }),
     );
     return rows.length;
+  }
+
+  /**
+   * One round trip: the counter row lock, then (with a snapshot taken after it) the move, then
+   * the commit, as one multi-statement query. Only integers are inlined.
+   */
+  private async moveRows(companyId: number, localIds: number[]): Promise<MovedRow[]> {
+    const ints = [companyId, ...localIds];
+    if (!ints.every(Number.isSafeInteger)) throw new Error('change ids must be integers');
+    const sql = `BEGIN;
+      INSERT INTO change_counters ("companyId") VALUES (${companyId})
+      ON CONFLICT ("companyId") DO UPDATE SET seq = change_counters.seq;
+      WITH base AS (SELECT seq FROM change_counters WHERE "companyId" = ${companyId}),
+      moved AS (
+        DELETE FROM change_pending WHERE id IN (
+          SELECT id FROM change_pending WHERE "companyId" = ${companyId} ORDER BY id
+           LIMIT ${MOVE_LIMIT})
+        RETURNING *),
+      numbered AS (
+        SELECT moved.*, base.seq + row_number() OVER (ORDER BY id) AS seq
+          FROM moved CROSS JOIN base),
+      logged AS (
+        INSERT INTO change_log ("companyId", seq, entity, "entityId", action, "ticketBound",
+               "queueId", payload, "createdAt")
+        SELECT "companyId", seq, entity, "entityId", action, "ticketBound", "queueId", payload,
+               "createdAt" FROM numbered),
+      counted AS (
+        UPDATE change_counters SET seq = seq + (SELECT count(*) FROM moved)
+         WHERE "companyId" = ${companyId})
+      SELECT id::float8 AS id, seq::float8 AS seq, entity, "entityId", action, "ticketBound",
+             "queueId", CASE WHEN id = ANY('{${localIds.join(',')}}'::bigint[]) THEN NULL
+                             ELSE payload END AS payload
+        FROM numbered ORDER BY seq;
+      COMMIT;`;
+    const runner = this.app.ds.createQueryRunner();
+    const client = (await runner.connect()) as {
+      query: (sql: string) => Promise<{ rows: unknown[] }[]>;
+    };
+    try {
+      const results = await client.query(sql);
+      return results[2]!.rows as MovedRow[];
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      await runner.release();
+    }
   }
 }
 

@@ -62,111 +62,28 @@ const chatAddress = (chatId: string) => chatId.replace(/@.*$/, '');
 const INSERTED_MESSAGE_VIEW = MESSAGE_VIEW_SQL.replace('FROM messages m', 'FROM ins m');
 const UPDATED_TICKET_VIEW = TICKET_VIEW_SQL.replace('FROM tickets t', 'FROM upd t');
 
+/** Thrown (and the transaction rolled back) when a message assumed new turns out to be known. */
+class KnownMessage extends Error {}
+
 /** Stores one message exactly once per (company, connection, WhatsApp id, fromMe). */
 export async function storeInboundMessage(
   app: AppContext,
   connection: ConnectionRef,
   msg: PortMessage,
 ): Promise<Outcome> {
-  const { companyId, whatsappId } = connection;
-  const mediaType = storedMediaType(msg.type);
-  const { value: outcome, published } = await commitWithChanges<Outcome>(
-    app,
-    companyId,
-    async (tx, changes) => {
-      const [existing] = (await tx.query(
-        `SELECT id, "mediaType" FROM messages
-        WHERE "companyId" = $1 AND "whatsappId" = $2 AND wid = $3 AND "fromMe" = $4 FOR UPDATE`,
-        [companyId, whatsappId, msg.id, msg.fromMe],
-      )) as { id: number; mediaType: string }[];
-      if (existing) {
-        // A ciphertext stub is upgraded in place once the real content arrives under its id.
-        if (existing.mediaType !== 'ciphertext' || msg.type === 'ciphertext')
-          return { kind: 'duplicate' };
-        await tx.query(
-          `UPDATE messages SET body = $2, "mediaType" = $3, "mediaRef" = $4, location = $5,
-                vcards = $6, "quotedWid" = $7, "updatedAt" = now() WHERE id = $1`,
-          [
-            existing.id,
-            msg.body,
-            mediaType,
-            msg.media ?? null,
-            msg.location ?? null,
-            msg.vcards ? JSON.stringify(msg.vcards) : null,
-            msg.quotedId ?? null,
-          ],
-        );
-        const message = await loadMessage(tx, companyId, existing.id);
-        await tx.query(
-          `UPDATE tickets SET "lastMessage" = $2 WHERE id = $1 AND "lastMessageAt" = $3`,
-          [message.ticketId, msg.body, new Date(msg.timestamp)],
-        );
-        const ticket = await loadTicket(tx, companyId, message.ticketId);
-        changes.push(messageChange(message, ticket, 'update'), ticketChange(ticket));
-        return { kind: 'upgraded', message };
-      }
-
-      const identity = msg.isGroup
-        ? { phone: chatAddress(msg.chatId), name: msg.group?.subject, isGroup: true }
-        : { ...msg.contact, name: msg.fromMe ? undefined : msg.pushName };
-      const contactId = await upsertContact(tx, companyId, identity, changes);
-      if (contactId === undefined) throw new Error(`message ${msg.id} has no sender identity`);
-      const ticketRef = await findOrCreateTicket(tx, companyId, contactId, whatsappId, msg.isGroup);
-      const participant = msg.isGroup
-        ? (msg.participant?.phone ?? msg.participant?.lid ?? null)
-        : null;
-      const at = new Date(msg.timestamp);
-      const [message] = (await tx.query(
-        `WITH ins AS (INSERT INTO messages ("companyId", "whatsappId", "ticketId", "contactId", wid, "fromMe",
-              body, ack, read, "mediaType", "mediaRef", location, vcards, participant, "quotedWid",
-              "quotedMsgId", "createdAt")
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15::varchar,
-              (SELECT id FROM messages WHERE "companyId" = $1 AND "whatsappId" = $2 AND wid = $15::varchar
-                ORDER BY id LIMIT 1), $16)
-       ON CONFLICT ("companyId", "whatsappId", wid, "fromMe") DO NOTHING RETURNING *)
-       ${INSERTED_MESSAGE_VIEW}`,
-        [
-          companyId,
-          whatsappId,
-          ticketRef.id,
-          contactId,
-          msg.id,
-          msg.fromMe,
-          msg.body,
-          msg.fromMe ? 1 : 0,
-          msg.fromMe,
-          mediaType,
-          msg.media ?? null,
-          msg.location ?? null,
-          msg.vcards ? JSON.stringify(msg.vcards) : null,
-          participant,
-          msg.quotedId ?? null,
-          at,
-        ],
-      )) as MessageView[];
-      if (!message) return { kind: 'duplicate' };
-      // Out-of-order arrivals keep the newest text as the preview.
-      const [ticket] = (await tx.query(
-        `WITH upd AS (UPDATE tickets SET
-          "lastMessage" = CASE WHEN "lastMessageAt" IS NULL OR $2 >= "lastMessageAt" THEN $3 ELSE "lastMessage" END,
-          "lastMessageAt" = GREATEST("lastMessageAt", $2),
-          "unreadMessages" = "unreadMessages" + $4,
-          "updatedAt" = now()
-        WHERE id = $1 RETURNING *)
-       ${UPDATED_TICKET_VIEW}`,
-        [ticketRef.id, at, msg.body, msg.fromMe ? 0 : 1],
-      )) as TicketView[];
-      if (!ticket) throw new Error(`ticket ${ticketRef.id} vanished while storing a message`);
-      changes.push(ticketChange(ticket), messageChange(message, ticket, 'create'));
-      return { kind: 'stored', message, ticket, ticketCreated: ticketRef.created };
-    },
-  );
+  // Most messages are new: insert first and let the unique index say otherwise. A known id
+  // (duplicate, replay, ciphertext upgrade) rolls that attempt back and takes the careful path.
+  const attempt = await commitInbound(app, connection, msg, false).catch((err: unknown) => {
+    if (err instanceof KnownMessage) return undefined;
+    throw err;
+  });
+  const { value: outcome, published } =
+    attempt ?? (await commitInbound(app, connection, msg, true));
 
   if (outcome.kind === 'duplicate') return outcome;
   if (msg.media) {
     await enqueueMediaDownload(app, {
-      companyId,
-      whatsappId,
+      ...connection,
       media: msg.media,
       ref: { chatId: msg.chatId, id: msg.id, fromMe: msg.fromMe },
       messageId: outcome.message.id,
@@ -192,6 +109,108 @@ export async function storeInboundMessage(
   // its next event only once the agents' sockets have it.
   await published;
   return outcome;
+}
+
+function commitInbound(
+  app: AppContext,
+  connection: ConnectionRef,
+  msg: PortMessage,
+  checkFirst: boolean,
+) {
+  const { companyId, whatsappId } = connection;
+  const mediaType = storedMediaType(msg.type);
+  return commitWithChanges<Outcome>(app, companyId, async (tx, changes) => {
+    const [existing] = !checkFirst
+      ? []
+      : ((await tx.query(
+          `SELECT id, "mediaType" FROM messages
+        WHERE "companyId" = $1 AND "whatsappId" = $2 AND wid = $3 AND "fromMe" = $4 FOR UPDATE`,
+          [companyId, whatsappId, msg.id, msg.fromMe],
+        )) as { id: number; mediaType: string }[]);
+    if (existing) {
+      // A ciphertext stub is upgraded in place once the real content arrives under its id.
+      if (existing.mediaType !== 'ciphertext' || msg.type === 'ciphertext')
+        return { kind: 'duplicate' };
+      await tx.query(
+        `UPDATE messages SET body = $2, "mediaType" = $3, "mediaRef" = $4, location = $5,
+                vcards = $6, "quotedWid" = $7, "updatedAt" = now() WHERE id = $1`,
+        [
+          existing.id,
+          msg.body,
+          mediaType,
+          msg.media ?? null,
+          msg.location ?? null,
+          msg.vcards ? JSON.stringify(msg.vcards) : null,
+          msg.quotedId ?? null,
+        ],
+      );
+      const message = await loadMessage(tx, companyId, existing.id);
+      await tx.query(
+        `UPDATE tickets SET "lastMessage" = $2 WHERE id = $1 AND "lastMessageAt" = $3`,
+        [message.ticketId, msg.body, new Date(msg.timestamp)],
+      );
+      const ticket = await loadTicket(tx, companyId, message.ticketId);
+      changes.push(messageChange(message, ticket, 'update'), ticketChange(ticket));
+      return { kind: 'upgraded', message };
+    }
+
+    const identity = msg.isGroup
+      ? { phone: chatAddress(msg.chatId), name: msg.group?.subject, isGroup: true }
+      : { ...msg.contact, name: msg.fromMe ? undefined : msg.pushName };
+    const contactId = await upsertContact(tx, companyId, identity, changes);
+    if (contactId === undefined) throw new Error(`message ${msg.id} has no sender identity`);
+    const ticketRef = await findOrCreateTicket(tx, companyId, contactId, whatsappId, msg.isGroup);
+    const participant = msg.isGroup
+      ? (msg.participant?.phone ?? msg.participant?.lid ?? null)
+      : null;
+    const at = new Date(msg.timestamp);
+    const [message] = (await tx.query(
+      `WITH ins AS (INSERT INTO messages ("companyId", "whatsappId", "ticketId", "contactId", wid, "fromMe",
+              body, ack, read, "mediaType", "mediaRef", location, vcards, participant, "quotedWid",
+              "quotedMsgId", "createdAt")
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15::varchar,
+              (SELECT id FROM messages WHERE "companyId" = $1 AND "whatsappId" = $2 AND wid = $15::varchar
+                ORDER BY id LIMIT 1), $16)
+       ON CONFLICT ("companyId", "whatsappId", wid, "fromMe") DO NOTHING RETURNING *)
+       ${INSERTED_MESSAGE_VIEW}`,
+      [
+        companyId,
+        whatsappId,
+        ticketRef.id,
+        contactId,
+        msg.id,
+        msg.fromMe,
+        msg.body,
+        msg.fromMe ? 1 : 0,
+        msg.fromMe,
+        mediaType,
+        msg.media ?? null,
+        msg.location ?? null,
+        msg.vcards ? JSON.stringify(msg.vcards) : null,
+        participant,
+        msg.quotedId ?? null,
+        at,
+      ],
+    )) as MessageView[];
+    if (!message) {
+      if (!checkFirst) throw new KnownMessage();
+      return { kind: 'duplicate' };
+    }
+    // Out-of-order arrivals keep the newest text as the preview.
+    const [ticket] = (await tx.query(
+      `WITH upd AS (UPDATE tickets SET
+          "lastMessage" = CASE WHEN "lastMessageAt" IS NULL OR $2 >= "lastMessageAt" THEN $3 ELSE "lastMessage" END,
+          "lastMessageAt" = GREATEST("lastMessageAt", $2),
+          "unreadMessages" = "unreadMessages" + $4,
+          "updatedAt" = now()
+        WHERE id = $1 RETURNING *)
+       ${UPDATED_TICKET_VIEW}`,
+      [ticketRef.id, at, msg.body, msg.fromMe ? 0 : 1],
+    )) as TicketView[];
+    if (!ticket) throw new Error(`ticket ${ticketRef.id} vanished while storing a message`);
+    changes.push(ticketChange(ticket), messageChange(message, ticket, 'create'));
+    return { kind: 'stored', message, ticket, ticketCreated: ticketRef.created };
+  });
 }
 
 /** The session handler: routes each provider event to the code that stores it. */
