@@ -144,12 +144,18 @@ function lastUser(): SessionUser | null {
 
 function hardenSessions(): void {
   const ses = electronSession.defaultSession;
-  ses.setPermissionRequestHandler((_wc, permission, callback, details) =>
-    callback(allowPermission(permission, details as { mediaTypes?: string[] })),
+  // Only the app's own page may hold a permission, and only the microphone and notifications.
+  ses.setPermissionRequestHandler((contents, permission, callback, details) =>
+    callback(
+      isAppUrl(contents.getURL()) &&
+        allowPermission(permission, details as { mediaTypes?: string[] }),
+    ),
   );
-  ses.setPermissionCheckHandler(
-    (_wc, permission) => permission === 'notifications' || permission === 'media',
-  );
+  ses.setPermissionCheckHandler((_contents, permission, origin, details) => {
+    if (origin !== APP_ORIGIN && !isAppUrl(origin)) return false;
+    const mediaType = (details as { mediaType?: string }).mediaType;
+    return allowPermission(permission, { mediaTypes: mediaType ? [mediaType] : [] });
+  });
   app.on('web-contents-created', (_event, contents) => {
     contents.on('will-navigate', (event, url) => {
       if (!isAppUrl(url)) event.preventDefault();
