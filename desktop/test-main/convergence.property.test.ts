@@ -18,6 +18,8 @@ type Action =
   | { t: 'compose'; ticket: number; text: string }
   | { t: 'loseAnswer' }
   | { t: 'dropEvents'; n: number }
+  | { t: 'hold' }
+  | { t: 'release' }
   | { t: 'prune' }
   | { t: 'wait'; ms: number };
 
@@ -47,6 +49,8 @@ const action: fc.Arbitrary<Action> = fc.oneof(
   },
   fc.record({ t: fc.constant('loseAnswer' as const) }),
   fc.record({ t: fc.constant('dropEvents' as const), n: fc.integer({ min: 1, max: 3 }) }),
+  fc.record({ t: fc.constant('hold' as const) }),
+  fc.record({ t: fc.constant('release' as const) }),
   fc.record({ t: fc.constant('prune' as const) }),
   fc.record({ t: fc.constant('wait' as const), ms: fc.integer({ min: 0, max: 70_000 }) }),
 );
@@ -125,6 +129,12 @@ async function run(makeKit: (typeof KITS)[number], actions: Action[]): Promise<v
       case 'dropEvents':
         client.dropEvents = a.n;
         break;
+      case 'hold':
+        client.holding = client.online;
+        break;
+      case 'release':
+        client.release();
+        break;
       case 'prune':
         server.prune();
         break;
@@ -137,6 +147,7 @@ async function run(makeKit: (typeof KITS)[number], actions: Action[]): Promise<v
   // The network comes back for good; the agent answers every held reply.
   client.dropEvents = 0;
   client.loseNextAnswer = false;
+  client.release();
   if (!client.online) await client.connect();
   client.clock.advance(120_000);
   await client.settle();

@@ -85,6 +85,9 @@ export class FakeClient {
   held: OutboxEntry[] = [];
   /** How many of the next socket events are lost on the way (the socket stays up). */
   dropEvents = 0;
+  /** While set, socket events are held back; `release()` delivers them newest first. */
+  holding = false;
+  private held_: { name: string; payload: unknown }[] = [];
   private unsubscribe: (() => void) | null = null;
 
   constructor(
@@ -144,15 +147,31 @@ export class FakeClient {
         this.dropEvents--;
         return;
       }
-      const change = changeFromEvent(name, JSON.parse(JSON.stringify(payload)));
-      if (change) void this.engine.receive(change).catch(() => undefined);
+      if (this.holding) {
+        this.held_.push({ name, payload: JSON.parse(JSON.stringify(payload)) });
+        return;
+      }
+      this.deliver(name, payload);
     });
     await this.engine.connected().catch(() => undefined);
     this.outbox.setOnline(true);
     await this.settle();
   }
 
+  /** Delivers the held-back events in reverse order (events overtaking each other). */
+  release(): void {
+    this.holding = false;
+    for (const { name, payload } of this.held_.splice(0).reverse()) this.deliver(name, payload);
+  }
+
+  private deliver(name: string, payload: unknown): void {
+    const change = changeFromEvent(name, JSON.parse(JSON.stringify(payload)));
+    if (change) void this.engine.receive(change).catch(() => undefined);
+  }
+
   disconnect(): void {
+    this.holding = false;
+    this.held_.length = 0;
     this.online = false;
     this.unsubscribe?.();
     this.unsubscribe = null;
