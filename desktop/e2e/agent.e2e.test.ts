@@ -151,6 +151,29 @@ describe.skipIf(!hasChromium)('agent app end to end (Chromium + simulator)', () 
     await screenshot(page, 'tickets-en-dark');
   });
 
+  it('finds the customer on the contacts page and opens a new ticket from there', async () => {
+    await page.getByRole('link', { name: 'Contacts' }).click();
+    await page.getByLabel('Search contacts').fill('Carla');
+    const row = page.getByRole('row').filter({ hasText: CUSTOMER.name });
+    await row.waitFor();
+    await screenshot(page, 'contacts');
+    await row.getByRole('button', { name: 'Open ticket' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Ok' }).click();
+    await page.waitForURL(/\/tickets\/[0-9a-f-]{36}$/);
+    await expectText(page, 'Olá, preciso de ajuda com meu pedido');
+  });
+
+  it('shows the dashboard and asks for a filter when it has none', async () => {
+    await page.getByRole('link', { name: 'Dashboard' }).click();
+    await expectText(page, 'Attendants');
+    await expectText(page, 'Ana Admin');
+    await page.getByLabel('Filter type').click();
+    await page.getByRole('option', { name: 'Filter by date' }).click();
+    await page.getByRole('button', { name: 'Filter', exact: true }).click();
+    await expectText(page, 'Set up the filter');
+    await screenshot(page, 'dashboard');
+  });
+
   it("keeps a non-admin out of the admin menu and out of another queue's ticket", async () => {
     await world.sim.inbound({
       whatsappId: world.whatsappId,

@@ -18,13 +18,13 @@ import {
   SettingsPage,
   TagsPage,
   QuickMessagesPage,
+  ContactsPage,
 } from './pages';
 
 /** Private pages not built yet: each shows a placeholder until its issue lands. */
 export const PLACEHOLDER_ROUTES = [
   '/todolist',
   '/schedules',
-  '/contacts',
   '/helps',
   '/files',
   '/prompts',
@@ -62,6 +62,7 @@ export function AppRoutes() {
           <Route element={<Shell />}>
             <Route index element={<DashboardPage />} />
             <Route path="/tickets/:ticketId?" element={<TicketsPage />} />
+            <Route path="/contacts" element={<ContactsPage />} />
             <Route path="/connections" element={<ConnectionsPage />} />
             <Route path="/queues" element={<QueuesPage />} />
             <Route path="/users" element={<UsersPage />} />

@@ -16,3 +16,4 @@ export const UsersPage = lazy(() => import('../pages/users/UsersPage'));
 export const SettingsPage = lazy(() => import('../pages/settings/SettingsPage'));
 export const TagsPage = lazy(() => import('../pages/tags/TagsPage'));
 export const QuickMessagesPage = lazy(() => import('../pages/quick-messages/QuickMessagesPage'));
+export const ContactsPage = lazy(() => import('../pages/contacts/ContactsPage'));
