@@ -252,6 +252,27 @@ function createTray(): void {
   tray.on('click', showWindow);
 }
 
+/** Standard menus (copy and paste need them on macOS); developer tools only unpackaged. */
+function createMenu(): void {
+  const template: Electron.MenuItemConstructorOptions[] = [
+    ...(process.platform === 'darwin' ? [{ role: 'appMenu' as const }] : []),
+    { role: 'editMenu' },
+    {
+      label: 'View',
+      submenu: [
+        { role: 'resetZoom' },
+        { role: 'zoomIn' },
+        { role: 'zoomOut' },
+        { type: 'separator' },
+        { role: 'togglefullscreen' },
+        ...(app.isPackaged ? [] : [{ role: 'toggleDevTools' as const }]),
+      ],
+    },
+    { role: 'windowMenu' },
+  ];
+  Menu.setApplicationMenu(Menu.buildFromTemplate(template));
+}
+
 function registerHandlers(): void {
   registerIpc(
     ipcMain,
@@ -302,6 +323,7 @@ if (!app.requestSingleInstanceLock()) {
     apiSession.onUser(startFor);
     // Offline start: the last agent's cache opens at once; the socket signs in when it can.
     if (apiSession.signedIn) startFor(lastUser());
+    createMenu();
     createWindow();
     createTray();
     app.on('activate', () => (window ? showWindow() : createWindow()));
