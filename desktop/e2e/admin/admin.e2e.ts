@@ -27,6 +27,7 @@ let page: Page;
 /** A second admin for control-API calls: the browser's sign-in rotates the first one's tokens. */
 let api: Session;
 let whatsappId = 0;
+let agentPage: Page;
 
 const usersCount = async () =>
   Number((await server.app.ds.query('SELECT count(*) AS n FROM users'))[0].n);
@@ -68,6 +69,7 @@ afterEach(async (ctx) => {
 });
 
 afterAll(async () => {
+  await agentPage?.close();
   await browser?.close();
   await server?.close();
 });
@@ -293,21 +295,40 @@ describe('company administration', () => {
     await screenshot(page, 'quick-messages');
   });
 
-  it('signs the agent in: only the Vendas ticket, and the quick message with /', async () => {
-    const agentPage = await (await newContext(browser)).newPage();
+  it('signs the agent in: they see only the Vendas ticket', async () => {
+    agentPage = await (await newContext(browser)).newPage();
+    agentPage.on('response', (r) => {
+      if (r.status() >= 400)
+        console.warn('agent answer', r.status(), r.request().method(), r.url());
+    });
     await signIn(agentPage, AGENT.email, AGENT.password);
-    await agentPage.getByText('Cliente Vendas').first().waitFor({ timeout: 30_000 });
+    // Routed tickets wait in the pending tab until an agent accepts them.
+    await agentPage.getByRole('tab', { name: /Aguardando/ }).click();
+    await agentPage
+      .getByText('Cliente Vendas')
+      .first()
+      .waitFor({ timeout: 30_000 })
+      .catch(async (e) => {
+        await screenshot(agentPage, 'failed-agent-tickets');
+        throw e;
+      });
     await expect(agentPage.getByText('Cliente Suporte').count()).resolves.toBe(0);
     await screenshot(agentPage, 'agent-tickets');
+  });
+
+  it('lets the agent accept the ticket and insert the quick message with /', async () => {
+    // A pending ticket opens by accepting it (core §2).
+    await agentPage.getByRole('button', { name: 'Aceitar' }).first().click();
+    await agentPage.getByRole('tab', { name: /Atendendo/ }).click();
     await agentPage.getByText('Cliente Vendas').first().click();
-    const accept = agentPage.getByRole('button', { name: 'Aceitar' }).first();
-    if (await accept.isVisible()) await accept.click();
     const input = agentPage.getByPlaceholder('Digite uma mensagem');
-    await input.waitFor({ timeout: 30_000 });
+    await input.waitFor({ timeout: 30_000 }).catch(async (e) => {
+      await screenshot(agentPage, 'failed-agent-ticket');
+      throw e;
+    });
     await input.fill('/pre');
     await agentPage.getByText(/^preco - /).click();
     await expect(input.inputValue()).resolves.toBe('Nossos preços estão na tabela.');
     await screenshot(agentPage, 'agent-quick-message');
-    await agentPage.close();
   });
 });
