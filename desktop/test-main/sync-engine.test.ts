@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { changeFromEvent, parseFeedAnswer } from '../src/main/core/protocol.js';
-import { SyncEngine } from '../src/main/core/sync-engine.js';
+import { compactOps, SyncEngine } from '../src/main/core/sync-engine.js';
 import type { Change, Op } from '../src/main/core/types.js';
 import { FakeClient, KITS, memoryKit } from './support/client.js';
 import { ManualClock } from './support/clock.js';
@@ -67,6 +67,24 @@ describe('protocol', () => {
     });
     expect(changeFromEvent('contact', { action: 'update', contact: { id: 2 } })).toBeNull();
     expect(changeFromEvent('user', { action: 'update', seq: 3 })).toBeNull();
+  });
+});
+
+describe('page compaction', () => {
+  it('keeps only the last upsert of a ticket, contact or tag, and every message op', () => {
+    const t = (id: number, v: number): Op => ({ entity: 'ticket', op: 'upsert', data: { id, v } });
+    const m = (id: number): Op => ({ entity: 'message', op: 'upsert', data: { id, ticketId: 1 } });
+    const del: Op = { entity: 'ticket', op: 'delete', id: 1 };
+    const patch: Op = { entity: 'ticket', op: 'patch', id: 1, fields: { unreadMessages: 0 } };
+    expect(compactOps([t(1, 1), m(10), t(2, 1), t(1, 2), m(10), del, patch, t(1, 3)])).toEqual([
+      m(10),
+      t(2, 1),
+      m(10),
+      del,
+      patch,
+      t(1, 3),
+    ]);
+    expect(compactOps([t(1, 1), del])).toEqual([t(1, 1), del]);
   });
 });
 

@@ -21,6 +21,26 @@ export interface SyncEngineOptions {
 }
 
 export const DEFAULT_PAGE_SIZE = 500;
+
+/**
+ * Drops a ticket, contact or tag upsert that a later upsert of the same row in the batch
+ * replaces whole: applying the rest gives the same cache (a message brings its ticket, so a
+ * busy ticket is otherwise rewritten once per message of the page). Message upserts stay, since
+ * each may carry the clientId that turns an optimistic reply into the server's.
+ */
+export function compactOps(ops: readonly Op[]): Op[] {
+  const lastUpsert = new Map<string, number>();
+  ops.forEach((op, i) => {
+    if (op.op === 'upsert' && op.entity !== 'message')
+      lastUpsert.set(`${op.entity}:${op.data.id}`, i);
+  });
+  return ops.filter(
+    (op, i) =>
+      op.op !== 'upsert' ||
+      op.entity === 'message' ||
+      lastUpsert.get(`${op.entity}:${op.data.id}`) === i,
+  );
+}
 export const DEFAULT_GAP_GRACE_MS = 300;
 
 /**
@@ -121,7 +141,7 @@ export class SyncEngine {
       const ops = answer.changes.flatMap((c) => c.ops);
       const last = Math.max(answer.last, this.cursor);
       // The page and its cursor commit together: a crash replays the page, never skips it.
-      await this.options.store.applyChanges(ops, last);
+      await this.options.store.applyChanges(compactOps(ops), last);
       const moved = last > this.cursor;
       this.cursor = last;
       if (ops.length) await this.options.onApplied?.(ops, 'pull');
