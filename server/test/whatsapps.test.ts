@@ -292,6 +292,36 @@ describe('sessions through the API and the simulator', () => {
     expect(still.body.name).toBe('Privada');
   });
 
+  it('links by pairing code when a phone number is given, and lists the providers', async () => {
+    const providers = await server.request('GET', '/whatsapp/providers', { token: a.admin.token });
+    expect(providers.body).toEqual({ providers: ['beta', 'simulator'] });
+    const res = await server.request('POST', '/whatsapp', {
+      token: a.admin.token,
+      body: sim('Por código'),
+    });
+    const id = res.body.id;
+    const client = new SimulatorClient(server.url, a.admin.token);
+    await client.waitForStatus(id, 'qrcode');
+    const socket = await listen(server.url, a.admin.token);
+    const bad = await server.request('PUT', `/whatsappsession/${id}`, {
+      token: a.admin.token,
+      body: { pairingPhone: '55 11 9' },
+    });
+    expect(bad.status).toBe(400);
+    const ok = await server.request('PUT', `/whatsappsession/${id}`, {
+      token: a.admin.token,
+      body: { pairingPhone: '5511988887777' },
+    });
+    expect(ok.status).toBe(200);
+    const pairing = () =>
+      socket.received
+        .map((e) => (e.payload as any).session)
+        .find((s) => s?.id === id && s.status === 'PAIRING');
+    await eventually(() => pairing() !== undefined, 10_000);
+    expect(pairing().pairingCode).toMatch(/^[0-9A-F]{8}$/);
+    socket.close();
+  });
+
   it('restarts every connection of the company', async () => {
     const res = await server.request('POST', '/whatsapp-restart', { token: a.admin.token });
     expect(res.status).toBe(200);

@@ -5,7 +5,13 @@ import type { AppContext } from '../context.js';
 import { logger } from '../logger.js';
 import { startConnectionWorker, type ConnectionWorker } from './connection-queue.js';
 import { sessionEventHandlers, type ConnectionRef } from './hooks.js';
-import type { ConnectionEvent, PortEvent, PortEventName, WhatsAppProvider } from './port.js';
+import type {
+  ConnectionEvent,
+  PortEvent,
+  PortEventName,
+  StartOptions,
+  WhatsAppProvider,
+} from './port.js';
 import { createProvider } from './providers.js';
 import type { SessionLease } from './session-lease.js';
 
@@ -72,12 +78,12 @@ export class RunningSession {
     return this.ops;
   }
 
-  start() {
-    return this.op(() => this.provider.start());
+  start(options: StartOptions = {}) {
+    return this.op(() => this.provider.start(options));
   }
 
   /** Stop and start again; with `fresh`, the credentials are wiped first (a new QR code). */
-  restart(fresh: boolean) {
+  restart(fresh: boolean, options: StartOptions = {}) {
     return this.op(async () => {
       this.transitioning = true;
       try {
@@ -86,7 +92,7 @@ export class RunningSession {
       } finally {
         this.transitioning = false;
       }
-      await this.provider.start();
+      await this.provider.start(options);
     });
   }
 

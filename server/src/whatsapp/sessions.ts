@@ -10,6 +10,7 @@ import { workerStarters } from '../jobs/bullmq.js';
 import { createRedis } from '../lib/redis.js';
 import { logger } from '../logger.js';
 import { closeConnectionQueues } from './connection-queue.js';
+import type { StartOptions } from './port.js';
 import { RunningSession, type SessionRow } from './session.js';
 import { SessionLease } from './session-lease.js';
 import { simulatorOf } from './simulator/index.js';
@@ -19,6 +20,8 @@ export type SessionAction = 'start' | 'restart' | 'newqr' | 'stop';
 interface ControlMessage {
   action: SessionAction;
   whatsappId: number;
+  /** Link by pairing code for this phone (start and new QR only). */
+  pairingPhone?: string;
 }
 
 export const controlChannel = (prefix: string) => `${prefix}:wa:control`;
@@ -28,8 +31,9 @@ export async function requestSession(
   app: AppContext,
   action: SessionAction,
   whatsappId: number,
+  options: StartOptions = {},
 ): Promise<void> {
-  const message: ControlMessage = { action, whatsappId };
+  const message: ControlMessage = { action, whatsappId, ...options };
   await app.redis.publish(controlChannel(app.prefix), JSON.stringify(message));
 }
 
@@ -101,21 +105,26 @@ export class SessionManager {
     }
   }
 
-  async control({ action, whatsappId }: ControlMessage): Promise<void> {
+  async control({ action, whatsappId, pairingPhone }: ControlMessage): Promise<void> {
     if (this.closed) return;
+    const options: StartOptions = pairingPhone ? { pairingPhone } : {};
     const session = this.sessions.get(whatsappId);
     if (!session) {
-      if (action === 'stop' || this.hasRoom()) await this.take(whatsappId, action);
+      if (action === 'stop' || this.hasRoom()) await this.take(whatsappId, action, options);
       return;
     }
-    if (action === 'start') await session.start();
+    if (action === 'start') await session.start(options);
     else if (action === 'restart') await session.restart(false);
-    else if (action === 'newqr') await session.restart(true);
+    else if (action === 'newqr') await session.restart(true, options);
     else await session.logout();
   }
 
   /** Tries the lease; on success runs the action on a new local session. */
-  private async take(whatsappId: number, action: SessionAction): Promise<void> {
+  private async take(
+    whatsappId: number,
+    action: SessionAction,
+    startOptions: StartOptions = {},
+  ): Promise<void> {
     if (this.sessions.has(whatsappId) || this.acquiring.has(whatsappId)) return;
     this.acquiring.add(whatsappId);
     try {
@@ -154,8 +163,8 @@ export class SessionManager {
       this.sessions.set(whatsappId, session);
       logger.info({ whatsappId, epoch: lease.epoch, owner: options.owner }, 'session taken');
       if (action === 'stop') await session.logout();
-      else if (action === 'newqr') await session.restart(true);
-      else await session.start();
+      else if (action === 'newqr') await session.restart(true, startOptions);
+      else await session.start(startOptions);
     } catch (err) {
       logger.error({ err, whatsappId }, 'taking a session failed');
     } finally {

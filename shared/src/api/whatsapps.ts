@@ -62,3 +62,12 @@ export const whatsappListQuery = z.object({
   session: z.unknown().optional(),
   companyId: z.unknown().optional(),
 });
+
+/** Session start and new QR: with a phone number (digits, country code first) the session links
+ * by pairing code instead of a QR code. */
+export const sessionBody = z.object({
+  pairingPhone: z
+    .string()
+    .regex(/^\d{10,15}$/, 'Informe o número com DDI e DDD, só dígitos')
+    .optional(),
+});

@@ -1,5 +1,12 @@
 import { Router } from 'express';
-import { idParams, whatsappCreate, whatsappListQuery, whatsappUpdate } from '@atende/shared';
+import {
+  idParams,
+  sessionBody,
+  whatsappCreate,
+  whatsappListQuery,
+  whatsappUpdate,
+  WHATSAPP_PROVIDERS,
+} from '@atende/shared';
 import type { AppContext } from '../../context.js';
 import { route } from '../../http/route.js';
 import type { TenantScope } from '../../http/tenant.js';
@@ -54,6 +61,14 @@ export function whatsappsRoutes(app: AppContext): Router {
       );
       return rows.map((w) => publicWhatsapp(w, queues.get(w.id) ?? [], isAdmin(user)));
     }),
+  );
+
+  // Which providers a new connection may use here: the simulator only when it is switched on.
+  router.get(
+    '/whatsapp/providers',
+    route(app, {}, async () => ({
+      providers: WHATSAPP_PROVIDERS.filter((p) => p !== 'simulator' || app.config.SIMULATOR),
+    })),
   );
 
   router.get(
@@ -130,11 +145,13 @@ export function whatsappsRoutes(app: AppContext): Router {
   const sessionRoute = (action: SessionAction, status: ConnectionStatus, message: string) =>
     route(
       app,
-      { access: 'connections-page:actionButtons', params: idParams },
-      async ({ scope, params }) => {
+      { access: 'connections-page:actionButtons', params: idParams, body: sessionBody },
+      async ({ scope, params, body }) => {
         const w = await repo(scope).get(params.id);
         await setSessionStatus(app, w, status);
-        await requestSession(app, action, w.id);
+        // With a phone number the session links by pairing code instead of a QR code.
+        const pairingPhone = action === 'stop' ? undefined : body.pairingPhone;
+        await requestSession(app, action, w.id, pairingPhone ? { pairingPhone } : {});
         return { message };
       },
     );

@@ -27,7 +27,8 @@ const list = [
 function respond(req: { method: string; path: string }) {
   if (req.path === '/whatsapp' && req.method === 'GET') return { status: 200, data: list };
   if (req.path === '/queue') return { status: 200, data: [] };
-  if (req.path === '/simulator/outbound') return { status: 400, data: { error: 'ERR_VALIDATION' } };
+  if (req.path === '/whatsapp/providers')
+    return { status: 200, data: { providers: ['beta', 'simulator'] } };
   return undefined;
 }
 
@@ -93,8 +94,12 @@ describe('connections page', () => {
     expect(await screen.findByRole('option', { name: 'Simulador' })).toBeTruthy();
   });
 
-  it('does not offer the simulator when its control API is absent', async () => {
-    signedIn(admin(), (req) => (req.path === '/simulator/outbound' ? undefined : respond(req)));
+  it('does not offer the simulator when the server has it off', async () => {
+    signedIn(admin(), (req) =>
+      req.path === '/whatsapp/providers'
+        ? { status: 200, data: { providers: ['beta'] } }
+        : respond(req),
+    );
     await openPage('/connections');
     fireEvent.click(screen.getByRole('button', { name: 'Adicionar WhatsApp' }));
     const dialog = await screen.findByRole('dialog');

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { api, ApiError } from '../../api';
+import { api } from '../../api';
 import { useCompanyEvent } from '../../session/useRealtime';
 import { useErrorToast } from '../../ui/useErrorToast';
 import { removeById, upsertById } from '../admin/scroll';
@@ -56,18 +56,15 @@ export function useConnections() {
   return { connections, loading, pairingCodes, replace, drop };
 }
 
-/**
- * Whether the server offers the simulator provider. Its control API exists only when SIMULATOR
- * is on: a call without the required query is then refused as invalid (400), else not found.
- */
+/** Whether the server offers the simulator provider (`GET /whatsapp/providers`). */
 export function useSimulatorAvailable(enabled: boolean): boolean {
   const [available, setAvailable] = useState(false);
   useEffect(() => {
     if (!enabled) return;
     let live = true;
-    api.get('/simulator/outbound').then(
-      () => live && setAvailable(true),
-      (error: unknown) => live && setAvailable(error instanceof ApiError && error.status === 400),
+    api.get<{ providers: string[] }>('/whatsapp/providers').then(
+      (answer) => live && setAvailable(answer.providers.includes('simulator')),
+      () => live && setAvailable(false),
     );
     return () => {
       live = false;
