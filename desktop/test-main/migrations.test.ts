@@ -16,10 +16,10 @@ const tables = (db: Database.Database) =>
   ).map((r) => r.name);
 
 describe('cache migrations', () => {
-  it('has four versions and brings an empty file to the latest', () => {
-    expect(LATEST_VERSION).toBe(4);
+  it('has five versions and brings an empty file to the latest', () => {
+    expect(LATEST_VERSION).toBe(5);
     const db = openCache();
-    expect(schemaVersion(db)).toBe(4);
+    expect(schemaVersion(db)).toBe(5);
     expect(tables(db)).toEqual(
       expect.arrayContaining(['tickets', 'messages', 'messages_fts', 'contacts_fts', 'media']),
     );
@@ -90,6 +90,27 @@ describe('cache migrations', () => {
       { id: 2, mediaUrl: null },
       { id: 3, mediaUrl: null },
     ]);
+  });
+
+  it('version 5 from version 4 re-indexes a message only when its text changes', () => {
+    const db = new Database(':memory:');
+    migrate(db, 4);
+    db.prepare(
+      `INSERT INTO messages (id, ticketId, createdAt, body, data) VALUES (1, 1, 'x', 'olá', '{}')`,
+    ).run();
+    expect(migrate(db, 5)).toBe(5);
+    const changes = () => db.prepare(`SELECT total_changes() AS n`).get() as { n: number };
+    const before = changes().n;
+    db.prepare(`UPDATE messages SET body = body, data = '{"ack":2}' WHERE id = 1`).run();
+    // Only the row itself changed: no FTS delete and insert.
+    expect(changes().n - before).toBe(1);
+    db.prepare(`UPDATE messages SET body = 'tchau' WHERE id = 1`).run();
+    expect(
+      db.prepare(`SELECT rowid FROM messages_fts WHERE messages_fts MATCH 'tchau'`).all(),
+    ).toHaveLength(1);
+    expect(
+      db.prepare(`SELECT rowid FROM messages_fts WHERE messages_fts MATCH 'ola'`).all(),
+    ).toHaveLength(0);
   });
 
   it('each migration runs once: migrating again changes nothing', () => {

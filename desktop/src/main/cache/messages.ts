@@ -23,15 +23,6 @@ const toMessage = (row: MessageRow): CachedMessage => ({
  */
 export function upsertMessage(db: Database, m: EntityData): void {
   const clientId = typeof m.clientId === 'string' ? m.clientId : null;
-  const byId = stmt(db, `SELECT key FROM messages WHERE id = ?`).get(m.id) as
-    { key: number } | undefined;
-  const byClient = clientId
-    ? (stmt(db, `SELECT key FROM messages WHERE clientId = ?`).get(clientId) as
-        { key: number } | undefined)
-    : undefined;
-  if (byId && byClient && byId.key !== byClient.key) {
-    stmt(db, `DELETE FROM messages WHERE key = ?`).run(byClient.key);
-  }
   const values = {
     id: m.id,
     clientId,
@@ -42,21 +33,33 @@ export function upsertMessage(db: Database, m: EntityData): void {
     mediaUrl: typeof m.mediaUrl === 'string' ? m.mediaUrl : null,
     data: JSON.stringify(m),
   };
-  const key = byId?.key ?? byClient?.key;
-  if (key === undefined) {
+  // Most messages (the customers') have no clientId: one statement, keyed by the server id.
+  const byClient = clientId
+    ? (stmt(db, `SELECT key FROM messages WHERE clientId = ?`).get(clientId) as
+        { key: number } | undefined)
+    : undefined;
+  if (!byClient) {
     stmt(
       db,
       `INSERT INTO messages (id, clientId, ticketId, createdAt, body, fromMe, mediaUrl, data)
-       VALUES (@id, @clientId, @ticketId, @createdAt, @body, @fromMe, @mediaUrl, @data)`,
+       VALUES (@id, @clientId, @ticketId, @createdAt, @body, @fromMe, @mediaUrl, @data)
+       ON CONFLICT (id) DO UPDATE SET clientId = COALESCE(excluded.clientId, clientId),
+         ticketId = excluded.ticketId, createdAt = excluded.createdAt, body = excluded.body,
+         fromMe = excluded.fromMe, mediaUrl = excluded.mediaUrl, data = excluded.data`,
     ).run(values);
     return;
+  }
+  const byId = stmt(db, `SELECT key FROM messages WHERE id = ?`).get(m.id) as
+    { key: number } | undefined;
+  if (byId && byId.key !== byClient.key) {
+    stmt(db, `DELETE FROM messages WHERE key = ?`).run(byClient.key);
   }
   stmt(
     db,
     `UPDATE messages SET id = @id, clientId = COALESCE(@clientId, clientId), ticketId = @ticketId,
        createdAt = @createdAt, body = @body, fromMe = @fromMe, mediaUrl = @mediaUrl, data = @data
      WHERE key = @key`,
-  ).run({ ...values, key });
+  ).run({ ...values, key: byId?.key ?? byClient.key });
 }
 
 export function insertOptimistic(db: Database, m: OptimisticMessage): void {

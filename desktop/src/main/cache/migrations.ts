@@ -81,6 +81,16 @@ export const MIGRATIONS: readonly ((db: Database) => void)[] = [
         WHERE json_valid(data) AND json_type(data, '$.mediaUrl') = 'text';
       CREATE INDEX messages_media_url ON messages (mediaUrl) WHERE mediaUrl IS NOT NULL;
     `),
+  // 5: re-index a message's text only when it changed (acks and reactions rewrite the row).
+  (db) =>
+    db.exec(`
+      DROP TRIGGER messages_fts_au;
+      CREATE TRIGGER messages_fts_au AFTER UPDATE OF body ON messages
+      WHEN old.body IS NOT new.body BEGIN
+        INSERT INTO messages_fts (messages_fts, rowid, body) VALUES ('delete', old.key, old.body);
+        INSERT INTO messages_fts (rowid, body) VALUES (new.key, new.body);
+      END;
+    `),
 ];
 
 export const LATEST_VERSION = MIGRATIONS.length;
