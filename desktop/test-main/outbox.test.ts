@@ -114,8 +114,14 @@ describe.each(KITS)('outbox over the %o store', (makeKit) => {
     const states = (await client.kit.store.listOutgoing()).map((e) => e.state);
     // The later reply waits behind the held one, so the order of the conversation is kept.
     expect(states).toEqual(['held', 'pending']);
+    // Discarding the first lets the second go on to the same check: it is held too.
     await client.outbox.discard(first.clientId);
+    expect((await client.kit.store.listOutgoing()).map((e) => [e.clientId, e.state])).toEqual([
+      [second.clientId, 'held'],
+    ]);
+    expect(client.held.map((e) => e.clientId)).toEqual([first.clientId, second.clientId]);
     await client.outbox.discard(second.clientId);
+    expect(server.sendCalls).toBe(0);
     expect(client.kit.state().pending).toEqual([]);
     expect(await client.kit.store.listOutgoing()).toEqual([]);
   });

@@ -125,9 +125,11 @@ export class Outbox {
     if (this.online) await this.flush();
   }
 
+  /** The agent dropped a held or failed reply: the replies waiting behind it may go now. */
   async discard(clientId: string): Promise<void> {
     await this.options.store.discardOutgoing(clientId);
     this.options.onChanged?.();
+    if (this.online) await this.flush();
   }
 
   /** Sends what is due; concurrent calls run one more pass after the current one. */
