@@ -88,6 +88,44 @@ describe('the sync service', () => {
     await until(() => unread === 1);
   });
 
+  it('after an offline start (no access token yet) it signs the socket in and catches up', async () => {
+    const vault = memoryVault();
+    const first = new ApiSession(server.url, vault);
+    await first.send({
+      method: 'POST',
+      path: '/auth/login',
+      body: { email: c.email, password: c.password },
+    });
+    const lastUser = first.user!;
+    const phone = newPhone();
+    await inbound(server, c, phone, 'enquanto o app estava fechado');
+    // The app starts from its files only: the sealed refresh token and the last user.
+    const session = new ApiSession(server.url, vault);
+    expect(session.token).toBeNull();
+    const db = openCache();
+    const statuses: unknown[] = [];
+    const service = startSyncService({
+      session,
+      db,
+      user: lastUser,
+      push: (channel, payload) => {
+        if (channel === 'realtime:status' || channel === 'realtime:error') statuses.push(payload);
+      },
+      showNotification: () => undefined,
+      setUnread: () => undefined,
+      prefs: () => ({ autoLaunch: false, muted: false, groups: true }),
+      view: () => ({ ticketId: null, focused: false }),
+    });
+    services.push(service);
+    await until(() => statuses.includes('connected'), 15_000);
+    // The handshake was refused first (no token), then the session refreshed and got in.
+    expect(statuses[0]).toEqual({ message: expect.any(String) });
+    expect(session.token).toEqual(expect.any(String));
+    await until(() =>
+      db.prepare(`SELECT 1 FROM messages WHERE body = 'enquanto o app estava fechado'`).get(),
+    );
+  });
+
   it('keeps the quick messages of the composer in the cache', async () => {
     const session = new ApiSession(server.url, memoryVault());
     await session.send({
