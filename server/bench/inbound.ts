@@ -81,10 +81,10 @@ export async function setupInbound(
   return { base, token: admin.token, companyId: admin.user.companyId, connections: ids, socket };
 }
 
-const TICK_MS = 5;
+const TICK_MS = 20;
 
 /**
- * Offers `rate` messages a second for `seconds`. Messages due in the same 5 ms tick travel in one
+ * Offers `rate` messages a second for `seconds`. Messages due in the same 20 ms tick travel in one
  * control-API call; each message's latency runs from its due time (so the tick's wait counts).
  */
 export async function runInboundStep(

@@ -46,11 +46,21 @@ async function createDb(): Promise<string> {
   return u.toString();
 }
 
+/** CPU seconds (user + system) a process has used, from /proc (Linux); NaN elsewhere. */
+function cpuSeconds(pid: number | undefined): number {
+  const file = `/proc/${pid}/stat`;
+  if (!pid || !existsSync(file)) return NaN;
+  const fields = readFileSync(file, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 const ms = (v: number) => (Number.isNaN(v) ? '–' : v.toFixed(1));
+
+type Step = InboundStep & { serverCpuMsPerMessage: number; load: number[] };
 
 function report(
   started: string,
-  inbound: InboundStep[],
+  inbound: Step[],
   raw: RawResult[],
   list: (Awaited<ReturnType<typeof listLatency>> & { size: string }) | undefined,
 ): string {
@@ -72,11 +82,13 @@ function report(
       '',
       'Latency: from the moment a message was due (offered schedule) to the agent socket receiving its `appMessage` create event.',
       '',
-      '| offered msg/s | offered | accepted | at agent socket | errors | sustained msg/s | p50 ms | p99 ms | max ms |',
-      '|---|---|---|---|---|---|---|---|---|',
+      "Server CPU: user + system CPU time of the server process per delivered message. Load: the machine's 1-minute load average before and after the step (2 cores; other work on the machine shows here).",
+      '',
+      '| offered msg/s | offered | accepted | at agent socket | errors | sustained msg/s | p50 ms | p99 ms | max ms | server CPU ms/msg | load |',
+      '|---|---|---|---|---|---|---|---|---|---|---|',
       ...inbound.map(
         (r) =>
-          `| ${r.rate} | ${r.offered} | ${r.accepted} | ${r.received} | ${r.errors} | ${r.sustained.toFixed(0)} | ${ms(r.p50)} | ${ms(r.p99)} | ${ms(r.max)} |`,
+          `| ${r.rate} | ${r.offered} | ${r.accepted} | ${r.received} | ${r.errors} | ${r.sustained.toFixed(0)} | ${ms(r.p50)} | ${ms(r.p99)} | ${ms(r.max)} | ${r.serverCpuMsPerMessage.toFixed(2)} | ${r.load.map((l) => l.toFixed(1)).join(' → ')} |`,
       ),
       '',
       `Highest step with every message delivered and p99 ≤ 150 ms: ${best ? `${best.toFixed(0)} msg/s` : 'none'}. Target ≥ 1,000 msg/s: **${best >= 1000 ? 'met' : 'not met'}**.`,
@@ -110,10 +122,10 @@ function report(
 async function main() {
   const url = await createDb();
   log(`database ${url}`);
-  const server = await startServerProcess({
+  const serverEnv = (tag: string) => ({
     NODE_ENV: 'test',
     DATABASE_URL: url,
-    REDIS_PREFIX: `bench-${Date.now()}`,
+    REDIS_PREFIX: `bench-${tag}-${Date.now()}`,
     LOG_LEVEL: 'warn',
     SIMULATOR: 'on',
     OUTBOUND_PER_MINUTE: '100000',
@@ -121,8 +133,9 @@ async function main() {
     ADMIN_EMAIL: SUPER.email,
     ADMIN_PASSWORD: SUPER.password,
   });
+  let server = await startServerProcess(serverEnv('inbound'));
   const started = new Date().toISOString();
-  const inbound: InboundStep[] = [];
+  const inbound: Step[] = [];
   let raw: RawResult[] = [];
   let list: Parameters<typeof report>[3];
   try {
@@ -130,13 +143,23 @@ async function main() {
       const setup = await setupInbound(server.url, SUPER, CONNECTIONS);
       let first = 0;
       for (const rate of RATES) {
+        const cpu0 = cpuSeconds(server.child.pid);
+        const load0 = os.loadavg()[0]!;
         const step = await runInboundStep(setup, rate, SECONDS, CONTACTS, first);
         first += step.offered;
-        inbound.push(step);
-        log(`inbound ${JSON.stringify(step)}`);
+        inbound.push({
+          ...step,
+          serverCpuMsPerMessage: ((cpuSeconds(server.child.pid) - cpu0) * 1000) / step.received,
+          load: [load0, os.loadavg()[0]!],
+        });
+        log(`inbound ${JSON.stringify(inbound.at(-1))}`);
+        // A step that left a backlog makes every later step measure that backlog: stop here.
+        if (step.received < step.accepted) break;
       }
       setup.socket.close();
     }
+    // A fresh server for the rest, so a backlog left by the last step does not weigh on them.
+    await server.stop();
     if (PARTS.has('raw')) {
       raw = await rawInsertRate(url, 10);
       log(`raw ${JSON.stringify(raw)}`);
@@ -144,6 +167,7 @@ async function main() {
     if (PARTS.has('list')) {
       const t0 = performance.now();
       const seeded = await seed(url, SIZE);
+      server = await startServerProcess(serverEnv('list'));
       log(`seeded ${JSON.stringify(seeded)} in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
       const result = await listLatency(
         server.url,

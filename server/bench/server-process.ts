@@ -53,9 +53,11 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
   }
   const stop = () =>
     new Promise<void>((resolve) => {
-      if (child.exitCode !== null) return resolve();
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
       child.once('exit', () => resolve());
       child.kill('SIGTERM');
+      // A server still working through a backlog may take long to drain: do not wait for it.
+      setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
     });
   return { url, child, stop };
 }

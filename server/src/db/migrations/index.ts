@@ -5,6 +5,7 @@ import { MessageProviderPayload1732233900000 } from './1732233900000-MessageProv
 import { WhatsappSessions1732233760000 } from './1732233760000-WhatsappSessions.js';
 import { Routing1732235000000 } from './1732235000000-Routing.js';
 import { ChangePending1732239000000 } from './1732239000000-ChangePending.js';
+import { ChangePendingOrder1732239100000 } from './1732239100000-ChangePendingOrder.js';
 
 /** Every migration, in order. Add new ones at the end. */
 export const migrations = [
@@ -15,4 +16,5 @@ export const migrations = [
   MessageProviderPayload1732233900000,
   Routing1732235000000,
   ChangePending1732239000000,
+  ChangePendingOrder1732239100000,
 ];

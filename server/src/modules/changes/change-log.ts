@@ -31,29 +31,39 @@ export async function recordChanges(
   changes: Change[],
 ): Promise<PendingChange[]> {
   if (changes.length === 0) return [];
-  const rows = (await db.query(
-    `INSERT INTO change_pending ("companyId", entity, "entityId", action, "ticketBound", "queueId", payload)
-     SELECT $1, x.entity, x."entityId", x.action, x."ticketBound", x."queueId", x.payload
-       FROM jsonb_to_recordset($2::jsonb) AS x(n int, entity text, "entityId" int, action text,
-         "ticketBound" boolean, "queueId" int, payload jsonb)
-      ORDER BY x.n
-     RETURNING id::float8 AS id`,
-    [
-      companyId,
-      JSON.stringify(
-        changes.map((c, n) => ({
-          n,
-          entity: c.entity,
-          entityId: c.entityId,
-          action: c.action,
-          ticketBound: c.ticketQueueId !== undefined,
-          queueId: c.ticketQueueId ?? null,
-          payload: c.payload,
-        })),
-      ),
-    ],
-  )) as { id: number }[];
-  // Ids come from one sequence in insertion order, so sorting restores the changes' order.
+  const rows = (await db.query(pendingInsertSql('$1', '$2'), [
+    companyId,
+    pendingJson(changes),
+  ])) as { id: number }[];
+  return withPendingIds(changes, rows);
+}
+
+/** The INSERT of pending changes; `company` and `json` are placeholders or safe literals. */
+export const pendingInsertSql = (company: string, json: string) =>
+  `WITH tx AS (SELECT nextval('change_pending_id_seq') AS o)
+   INSERT INTO change_pending ("companyId", "txOrder", entity, "entityId", action, "ticketBound",
+          "queueId", payload)
+   SELECT ${company}, tx.o, x.entity, x."entityId", x.action, x."ticketBound", x."queueId", x.payload
+     FROM tx, jsonb_to_recordset(${json}::jsonb) AS x(n int, entity text, "entityId" int,
+       action text, "ticketBound" boolean, "queueId" int, payload jsonb)
+    ORDER BY x.n
+   RETURNING id::float8 AS id`;
+
+export const pendingJson = (changes: Change[]) =>
+  JSON.stringify(
+    changes.map((c, n) => ({
+      n,
+      entity: c.entity,
+      entityId: c.entityId,
+      action: c.action,
+      ticketBound: c.ticketQueueId !== undefined,
+      queueId: c.ticketQueueId ?? null,
+      payload: c.payload,
+    })),
+  );
+
+/** Ids come from one sequence in insertion order, so sorting restores the changes' order. */
+export function withPendingIds(changes: Change[], rows: { id: number }[]): PendingChange[] {
   const ids = rows.map((r) => r.id).sort((a, b) => a - b);
   return changes.map((c, i) => ({ ...c, pendingId: ids[i]! }));
 }

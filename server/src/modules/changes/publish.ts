@@ -2,7 +2,7 @@ import type { CompanyEventName } from '@atende/shared';
 import type { EntityManager } from 'typeorm';
 import type { AppContext } from '../../context.js';
 import { workerStarters } from '../../jobs/bullmq.js';
-import { recordChanges, type Change, type ChangeEntity } from './change-log.js';
+import { recordChanges, type Change, type ChangeEntity, type PendingChange } from './change-log.js';
 import { sequencerOf, startChangeSweeper } from './sequencer.js';
 
 const EVENT_OF: Record<ChangeEntity, CompanyEventName | null> = {
@@ -34,6 +34,10 @@ export function publish(
 
 const sequencer = (app: AppContext) =>
   sequencerOf(app, (companyId, changes) => publish(app, companyId, changes));
+
+/** Numbers and publishes changes a caller committed itself (see messages/inbound-fast.ts). */
+export const publishCommitted = (app: AppContext, companyId: number, pending: PendingChange[]) =>
+  sequencer(app).sequence(companyId, pending);
 
 /**
  * Runs `work` in one transaction and commits it; the changes it pushed are then numbered and sent

@@ -1,12 +1,13 @@
 // Numbers committed changes. Writers leave their changes in change_pending without any lock; a
 // short transaction per company then moves every committed pending row into change_log with the
-// next numbers, in id order, holding the company's counter row only for that move. Many writers'
+// next numbers, in order, holding the company's counter row only for that move. Many writers'
 // changes share one move (and one commit), so a company's writers commit in parallel instead of
 // queueing on the counter through each other's commit.
 //
-// Why the order is right: a change row is inserted at the end of its transaction, after every row
-// lock it took, so a transaction that depends on another (waited for its lock, or began after it
-// committed) has higher pending ids; and any snapshot that sees it also sees the one before. A
+// Why the order is right: a transaction writes its changes at its end, after every row lock it
+// took, under one order number drawn then ("txOrder"; its rows keep their own order by id). So a
+// transaction that depends on another (waited for its lock, or began after it committed) has a
+// higher order number, and any snapshot that sees it also sees the one before. A
 // reader that has applied number N never sees a lower number appear later: only the mover assigns
 // numbers, one company's moves are serialised by the counter row, and each commits its range at once.
 import type { AppContext } from '../../context.js';
@@ -141,11 +142,11 @@ export class Sequencer {
       WITH base AS (SELECT seq FROM change_counters WHERE "companyId" = ${companyId}),
       moved AS (
         DELETE FROM change_pending WHERE id IN (
-          SELECT id FROM change_pending WHERE "companyId" = ${companyId} ORDER BY id
+          SELECT id FROM change_pending WHERE "companyId" = ${companyId} ORDER BY "txOrder", id
            LIMIT ${MOVE_LIMIT})
         RETURNING *),
       numbered AS (
-        SELECT moved.*, base.seq + row_number() OVER (ORDER BY id) AS seq
+        SELECT moved.*, base.seq + row_number() OVER (ORDER BY "txOrder", id) AS seq
           FROM moved CROSS JOIN base),
       logged AS (
         INSERT INTO change_log ("companyId", seq, entity, "entityId", action, "ticketBound",

@@ -12,6 +12,7 @@ import { enqueueMediaDownload } from '../../whatsapp/media.js';
 import { storedMediaType, type PortEvent, type PortMessage } from '../../whatsapp/port.js';
 import { upsertContact } from '../contacts/identities.js';
 import { commitWithChanges } from '../changes/publish.js';
+import { fastEligible, storeFast } from './inbound-fast.js';
 import {
   findOrCreateTicket,
   loadTicket,
@@ -71,12 +72,18 @@ export async function storeInboundMessage(
   connection: ConnectionRef,
   msg: PortMessage,
 ): Promise<Outcome> {
+  const fast = fastEligible(msg) ? await storeFast(app, connection, msg) : undefined;
   // Most messages are new: insert first and let the unique index say otherwise. A known id
   // (duplicate, replay, ciphertext upgrade) rolls that attempt back and takes the careful path.
-  const attempt = await commitInbound(app, connection, msg, false).catch((err: unknown) => {
-    if (err instanceof KnownMessage) return undefined;
-    throw err;
-  });
+  const attempt = fast
+    ? {
+        value: { kind: 'stored', ...fast, ticketCreated: false } as const,
+        published: fast.published,
+      }
+    : await commitInbound(app, connection, msg, false).catch((err: unknown) => {
+        if (err instanceof KnownMessage) return undefined;
+        throw err;
+      });
   const { value: outcome, published } =
     attempt ?? (await commitInbound(app, connection, msg, true));
 

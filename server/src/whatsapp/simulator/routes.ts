@@ -2,6 +2,7 @@
 // and WhatsApp's servers. Authenticated as the connection's company admin, tenant-checked.
 import { Router } from 'express';
 import { idParams, idSchema } from '@atende/shared';
+import { In } from 'typeorm';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
@@ -159,10 +160,13 @@ export function simulatorRoutes(app: AppContext): Router {
   router.post(
     '/simulator/inbound/batch',
     route(app, { access: 'admin', body: inboundBatchBody }, async ({ scope, body }) => {
-      const ids = new Map<number, string>();
-      for (const whatsappId of new Set(body.messages.map((m) => m.whatsappId))) {
-        ids.set(whatsappId, await simulated(scope, whatsappId));
-      }
+      // One query for every connection the batch names; any not found (or another company's)
+      // fails the whole batch before anything is written.
+      const wanted = [...new Set(body.messages.map((m) => m.whatsappId))];
+      const rows = await scope.repo(WhatsappEntity).find({ id: In(wanted) });
+      if (rows.length !== wanted.length) throw new AppError('ERR_NO_WAPP_FOUND');
+      if (rows.some((r) => r.provider !== 'simulator')) throw new AppError('ERR_NOT_SIMULATOR');
+      const ids = new Map(rows.map((r) => [r.id, String(r.id)]));
       const items = body.messages.map((m) => ({
         connectionId: ids.get(m.whatsappId)!,
         ...toSimInbound(m),
