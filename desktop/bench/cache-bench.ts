@@ -2,7 +2,7 @@
  * Desktop cache benchmarks (issue #7): first page of a 5,000-message ticket, applying 10,000
  * feed changes, full-text search over 200,000 messages. Runs on a cache file on disk (WAL), as
  * the app does. Writes its section of BENCHMARKS.md (between its markers; other sections stay).
- *   npx tsx desktop/bench/cache-bench.ts
+ *   npx tsx desktop/bench/cache-bench.ts [--no-write]
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem, tmpdir } from 'node:os';
@@ -222,7 +222,7 @@ try {
       (r) => `| \`${r.query}\` | ${r.hits} | ${ms(r.p50)} | ${ms(r.p99)} | ${ms(r.max)} |`,
     ),
   ].join('\n');
-  writeSection(md);
+  if (!process.argv.includes('--no-write')) writeSection(md);
   console.warn(md);
 } finally {
   rmSync(dir, { recursive: true, force: true });
