@@ -77,7 +77,10 @@ function push(channel: PushChannel, payload: unknown): void {
   if (window && !window.isDestroyed()) window.webContents.send(channel, payload);
 }
 
+let quitting = false;
+
 function showWindow(): void {
+  if (!window) createWindow();
   if (!window) return;
   if (window.isMinimized()) window.restore();
   window.show();
@@ -234,7 +237,14 @@ function createWindow(): void {
     const saved: WindowState = { ...window.getNormalBounds(), maximized: window.isMaximized() };
     writeText(stateFile, JSON.stringify(saved));
   };
-  window.on('close', save);
+  // Closing hides the window to the tray (the agent stays reachable); quitting really closes.
+  window.on('close', (event) => {
+    save();
+    if (!quitting && tray) {
+      event.preventDefault();
+      window?.hide();
+    }
+  });
   window.on('focus', () => (viewing = { ...viewing, focused: true }));
   window.on('blur', () => (viewing = { ...viewing, focused: false }));
   window.once('ready-to-show', () => {
@@ -322,7 +332,10 @@ if (!app.requestSingleInstanceLock()) {
     // The tray keeps the agent reachable; quitting is explicit (tray menu, Cmd+Q).
     if (process.platform !== 'darwin' && !tray) app.quit();
   });
-  app.on('before-quit', () => service?.stop());
+  app.on('before-quit', () => {
+    quitting = true;
+    service?.stop();
+  });
   void app.whenReady().then(() => {
     hardenSessions();
     registerHandlers();
