@@ -121,9 +121,15 @@ function setUnread(count: number): void {
 }
 
 /** The cache belongs to one agent of one company: another account gets its own file. */
+let serviceOf: SessionUser | null = null;
+
 function startFor(user: SessionUser | null): void {
+  // The same agent signing in again (or the first refresh after an offline start) keeps it going.
+  if (service && user && serviceOf?.id === user.id && serviceOf.companyId === user.companyId)
+    return;
   service?.stop();
   service = null;
+  serviceOf = user;
   if (!user) return;
   writeText(join(userData(), 'last-user.json'), JSON.stringify(user));
   const db = openCache(join(userData(), `cache-${user.companyId}-${user.id}.sqlite`));
