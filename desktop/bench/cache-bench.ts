@@ -2,7 +2,7 @@
  * Desktop cache benchmarks (issue #7): first page of a 5,000-message ticket, applying 10,000
  * feed changes, full-text search over 200,000 messages. Runs on a cache file on disk (WAL), as
  * the app does. Writes its section of BENCHMARKS.md (between its markers; other sections stay).
- *   npx tsx desktop/bench/cache-bench.ts [--no-write]
+ *   npx tsx desktop/bench/cache-bench.ts [--no-write]     (BENCH_FILE=<path> writes elsewhere)
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem, tmpdir } from 'node:os';
@@ -175,7 +175,7 @@ async function benchApply(file: string) {
 }
 
 function writeSection(markdown: string) {
-  const file = new URL('../../BENCHMARKS.md', import.meta.url);
+  const file = process.env.BENCH_FILE ?? new URL('../../BENCHMARKS.md', import.meta.url);
   const start = '<!-- desktop-cache-bench:start -->';
   const end = '<!-- desktop-cache-bench:end -->';
   let text = '';
