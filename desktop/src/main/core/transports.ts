@@ -24,6 +24,8 @@ export interface ApiCaller {
 export const RESYNC_CLOSED_PAGES = 2;
 /** Open and pending tickets are fetched whole, up to this many pages. */
 export const RESYNC_MAX_PAGES = 100;
+/** Threads read at once during a full resync. */
+export const RESYNC_PARALLEL = 4;
 
 export class HttpError extends Error {
   constructor(
@@ -118,12 +120,19 @@ export async function fetchSnapshot(session: ApiCaller): Promise<Snapshot> {
   }, RESYNC_MAX_PAGES);
   const tags = await ok<EntityData[]>(session, { method: 'GET', path: '/tags/list' });
   const messages: EntityData[] = [];
-  for (const ticket of active) {
-    const data = await ok<{ messages: EntityData[] }>(session, {
-      method: 'GET',
-      path: `/messages/${ticket.id}`,
-    });
-    messages.push(...data.messages);
+  // A few threads at a time: a busy company has hundreds of open tickets.
+  for (let i = 0; i < active.length; i += RESYNC_PARALLEL) {
+    const threads = await Promise.all(
+      active
+        .slice(i, i + RESYNC_PARALLEL)
+        .map((ticket) =>
+          ok<{ messages: EntityData[] }>(session, {
+            method: 'GET',
+            path: `/messages/${ticket.id}`,
+          }),
+        ),
+    );
+    for (const thread of threads) messages.push(...thread.messages);
   }
   const unique = new Map([...active, ...closed].map((t) => [t.id, t]));
   return { cursor, tickets: [...unique.values()], contacts, tags, messages };
