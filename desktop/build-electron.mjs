@@ -1,6 +1,7 @@
 // Bundles the Electron main process and the preload script (the renderer is Vite's job).
 // The sandboxed preload may only require 'electron', so it is bundled whole; native and
 // binary-carrying modules stay external in main and ship unpacked (electron-builder.yml).
+import { copyFileSync, mkdirSync } from 'node:fs';
 import { build } from 'esbuild';
 
 const common = {
@@ -24,3 +25,5 @@ await build({
   outfile: 'dist/preload/preload.cjs',
   external: ['electron'],
 });
+mkdirSync('dist/main', { recursive: true });
+copyFileSync('src/main/assets/tray.png', 'dist/main/tray.png');

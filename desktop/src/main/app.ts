@@ -261,7 +261,7 @@ function createWindow(): void {
 }
 
 function createTray(): void {
-  const icon = nativeImage.createFromPath(join(WEB_ROOT, 'tray.png'));
+  const icon = nativeImage.createFromPath(join(__dirname, 'tray.png'));
   tray = new Tray(icon.isEmpty() ? nativeImage.createEmpty() : icon);
   tray.setToolTip('Atende');
   tray.setContextMenu(
