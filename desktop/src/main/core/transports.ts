@@ -123,14 +123,12 @@ export async function fetchSnapshot(session: ApiCaller): Promise<Snapshot> {
   // A few threads at a time: a busy company has hundreds of open tickets.
   for (let i = 0; i < active.length; i += RESYNC_PARALLEL) {
     const threads = await Promise.all(
-      active
-        .slice(i, i + RESYNC_PARALLEL)
-        .map((ticket) =>
-          ok<{ messages: EntityData[] }>(session, {
-            method: 'GET',
-            path: `/messages/${ticket.id}`,
-          }),
-        ),
+      active.slice(i, i + RESYNC_PARALLEL).map((ticket) =>
+        ok<{ messages: EntityData[] }>(session, {
+          method: 'GET',
+          path: `/messages/${ticket.id}`,
+        }),
+      ),
     );
     for (const thread of threads) messages.push(...thread.messages);
   }
