@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { api } from '../../api';
 import { useCompanyEvent } from '../../session/useRealtime';
 import { useErrorToast } from '../../ui/useErrorToast';
@@ -11,6 +11,18 @@ export function useConnections() {
   const [connections, setConnections] = useState<Connection[]>([]);
   const [loading, setLoading] = useState(true);
   const [pairingCodes, setPairingCodes] = useState<Record<number, string>>({});
+  // The newest session state per connection. A connection update can arrive after a session
+  // update it predates (they come from different processes); it must not undo the newer state.
+  const sessions = useRef(new Map<number, Omit<SessionUpdate, 'pairingCode'>>());
+  const withSession = useCallback((connection: Connection): Connection => {
+    const live = sessions.current.get(connection.id);
+    if (!live) return connection;
+    const older =
+      live.updatedAt !== undefined &&
+      Date.parse(live.updatedAt) < Date.parse(String(connection.updatedAt));
+    if (older) return connection;
+    return { ...connection, ...live } as Connection;
+  }, []);
 
   useEffect(() => {
     api
@@ -23,7 +35,7 @@ export function useConnections() {
   useCompanyEvent('whatsapp', (payload) => {
     const event = payload as { action: string; whatsapp?: Connection; whatsappId?: number };
     if (event.action === 'update' && event.whatsapp) {
-      const whatsapp = event.whatsapp;
+      const whatsapp = withSession(event.whatsapp);
       setConnections((list) => upsertById(list, whatsapp));
     }
     if (event.action === 'delete' && event.whatsappId) {
@@ -36,6 +48,7 @@ export function useConnections() {
     const { session } = payload as { action: string; session?: SessionUpdate };
     if (!session) return;
     const { pairingCode, ...live } = session;
+    sessions.current.set(live.id, live);
     setConnections((list) =>
       list.map((c) => (c.id === live.id ? ({ ...c, ...live } as Connection) : c)),
     );
@@ -48,8 +61,8 @@ export function useConnections() {
   });
 
   const replace = useCallback(
-    (connection: Connection) => setConnections((list) => upsertById(list, connection)),
-    [],
+    (connection: Connection) => setConnections((list) => upsertById(list, withSession(connection))),
+    [withSession],
   );
   const drop = useCallback((id: number) => setConnections((list) => removeById(list, id)), []);
 
