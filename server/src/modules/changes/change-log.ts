@@ -96,14 +96,16 @@ export async function readChanges(
   after: number,
   limit: number,
   viewer: FeedViewer,
-): Promise<FeedPage | { resetRequired: true }> {
+): Promise<FeedPage | { resetRequired: true; head: number }> {
   const [counter] = (await db.query(
     `SELECT seq::float8 AS seq, "prunedThrough"::float8 AS "prunedThrough"
        FROM change_counters WHERE "companyId" = $1`,
     [companyId],
   )) as { seq: number; prunedThrough: number }[];
-  if (counter && after < counter.prunedThrough) return { resetRequired: true };
-  if (counter && after > counter.seq) return { resetRequired: true };
+  // `head` tells a client that resyncs fully where to resume the feed from.
+  if (counter && (after < counter.prunedThrough || after > counter.seq)) {
+    return { resetRequired: true, head: counter.seq };
+  }
   const rows = (await db.query(
     `SELECT seq::float8 AS seq, entity, "entityId", action, "ticketBound", "queueId", payload
        FROM change_log WHERE "companyId" = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
