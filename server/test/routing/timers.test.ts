@@ -232,6 +232,29 @@ describe('greeting on accept, transfer notice, calls', () => {
     );
     expect(log.n).toBe(2);
 
+    // CheckMsgIsGroup enabled (the default): a group message is ignored, no ticket.
+    const ignored = await s.sim.inbound({
+      whatsappId: s.whatsappId,
+      from: p,
+      body: 'ninguém me vê',
+      group: { id: '1203631@g.us', subject: 'Ignorado' },
+    });
+    // A later direct message is stored: the group one before it was seen and dropped.
+    await c.say('depois do grupo');
+    await s.sim.until(async () => {
+      const rows = await server.app.ds.query(
+        `SELECT 1 FROM messages WHERE "companyId" = $1 AND body = 'depois do grupo'`,
+        [s.companyId],
+      );
+      return rows.length > 0;
+    });
+    expect(
+      await server.app.ds.query(`SELECT 1 FROM messages WHERE "companyId" = $1 AND wid = $2`, [
+        s.companyId,
+        ignored.id,
+      ]),
+    ).toEqual([]);
+
     // A group conversation (CheckMsgIsGroup disabled: stored as a group ticket) gets no menu.
     await server.request('PUT', '/settings/CheckMsgIsGroup', {
       token: s.admin.token,

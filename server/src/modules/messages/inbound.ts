@@ -2,6 +2,7 @@
 // session. A message is stored in one transaction (dedupe → contact → ticket → message →
 // ticket counters → change feed); socket events, media jobs and routing run after commit.
 import type { AppContext } from '../../context.js';
+import { COMPANY_SETTING_DEFAULTS } from '@atende/shared';
 import { logger } from '../../logger.js';
 import {
   mediaResultHandlers,
@@ -221,6 +222,11 @@ function commitInbound(
 }
 
 /** The session handler: routes each provider event to the code that stores it. */
+async function ignoresGroups(app: AppContext, companyId: number): Promise<boolean> {
+  const value = await app.settings.get(companyId, 'CheckMsgIsGroup');
+  return (value ?? COMPANY_SETTING_DEFAULTS.CheckMsgIsGroup) === 'enabled';
+}
+
 export async function handleSessionEvent(
   app: AppContext,
   connection: ConnectionRef,
@@ -229,8 +235,10 @@ export async function handleSessionEvent(
   switch (event.name) {
     case 'message':
       // Reactions arrive as their own event; a reaction message is only the provider's echo.
-      if (event.payload.type !== 'reaction')
-        await storeInboundMessage(app, connection, event.payload);
+      if (event.payload.type === 'reaction') return;
+      // Setting CheckMsgIsGroup (admin §3): group messages are ignored, not stored as tickets.
+      if (event.payload.isGroup && (await ignoresGroups(app, connection.companyId))) return;
+      await storeInboundMessage(app, connection, event.payload);
       return;
     case 'ack':
       return applyAck(app, connection, event.payload);
