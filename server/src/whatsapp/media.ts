@@ -4,7 +4,7 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -139,6 +139,19 @@ export async function toVoiceNote(_app: AppContext, input: string): Promise<stri
     output,
   ]);
   return output;
+}
+
+/** A browser recording (webm/ogg) as mp3 at 128 kbps, the format recorded audio is kept in (core §4). */
+export async function recordingToMp3(bytes: Uint8Array): Promise<Uint8Array> {
+  const base = path.join(tmpdir(), `atende-rec-${randomBytes(8).toString('hex')}`);
+  await writeFile(`${base}.in`, bytes);
+  try {
+    await ffmpeg(['-i', `${base}.in`, '-vn', '-c:a', 'libmp3lame', '-b:a', '128k', `${base}.mp3`]);
+    return await readFile(`${base}.mp3`);
+  } finally {
+    await rm(`${base}.in`, { force: true });
+    await rm(`${base}.mp3`, { force: true });
+  }
 }
 
 export const MEDIA_ATTEMPTS = 5;

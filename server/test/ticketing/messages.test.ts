@@ -1,3 +1,9 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { ffmpeg } from '../../src/whatsapp/media.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCompanyWithAdmin } from '../fixtures.js';
 import { startTestServer, type TestServer } from '../harness.js';
@@ -176,6 +182,43 @@ describe('messages through the simulator', () => {
     expect(res.status).toBe(201);
     expect(message).toMatchObject({ mediaType: 'application', body: 'segue o boleto' });
     expect(message.mediaUrl).toMatch(/^\/media\//);
+  });
+
+  it('keeps a browser recording as mp3 at 128 kbps and sends it as a voice note', async () => {
+    const phone = '5511944440005';
+    await sim.inbound({ whatsappId, from: phone, body: 'pode mandar áudio' });
+    const ticketId = await ticketOf(phone);
+    // A real recording, as MediaRecorder makes it: one second of opus in webm.
+    const dir = await mkdtemp(path.join(tmpdir(), 'atende-rec-test-'));
+    const webm = path.join(dir, 'audio.webm');
+    await ffmpeg(['-f', 'lavfi', '-i', 'sine=frequency=440:duration=1', '-c:a', 'libopus', webm]);
+    const form = new FormData();
+    form.append('medias', new Blob([await readFile(webm)], { type: 'audio/webm' }), 'audio-1.webm');
+    const res = await fetch(`${server.url}/messages/${ticketId}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${admin.token}` },
+      body: form,
+    });
+    expect(res.status).toBe(201);
+    const [message] = (await res.json()) as any[];
+    expect(message.mediaType).toBe('audio');
+    const file = await fetch(server.url + message.mediaUrl, {
+      headers: { authorization: `Bearer ${admin.token}` },
+    });
+    expect(file.headers.get('content-type')).toBe('audio/mpeg');
+    const stored = path.join(dir, 'stored.mp3');
+    await writeFile(stored, Buffer.from(await file.arrayBuffer()));
+    const probe = await promisify(execFile)('ffprobe', [
+      ...['-v', 'error', '-show_entries', 'stream=codec_name,bit_rate', '-of', 'json'],
+      stored,
+    ]);
+    const stream = JSON.parse(probe.stdout).streams[0];
+    expect(stream.codec_name).toBe('mp3');
+    expect(Number(stream.bit_rate)).toBe(128_000);
+    const sent = await sim.until(async () =>
+      (await sim.outbound(whatsappId)).find((o) => o.id === message.wid),
+    );
+    expect(sent.media).toMatchObject({ kind: 'audio', voiceNote: true });
   });
 
   it('duplicate, out-of-order, ciphertext-first and replay faults store every message exactly once, in order', async () => {

@@ -10,7 +10,7 @@ import {
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import { route } from '../../http/route.js';
-import { storeMedia } from '../../whatsapp/media.js';
+import { recordingToMp3, storeMedia } from '../../whatsapp/media.js';
 import { withChanges } from '../changes/publish.js';
 import { loadTicket, ticketChange } from '../tickets/tickets.queries.js';
 import { assertCanOpen, loadViewer } from '../tickets/visibility.js';
@@ -19,6 +19,9 @@ import './outbound-results.js';
 import { listThread } from './messages.list.js';
 import { loadMessage, messageChange } from './messages.queries.js';
 import { enqueueAction, refOf, sendMessage } from './messages.service.js';
+
+/** What browsers record (MediaRecorder): kept as mp3 and sent as a voice note. */
+const RECORDING = /^audio\/(webm|ogg)\b/;
 
 export const UPLOAD_LIMITS = { fileSize: 64 * 1024 * 1024, files: 10 };
 const upload = multer({ storage: multer.memoryStorage(), limits: UPLOAD_LIMITS });
@@ -74,7 +77,10 @@ export function messagesRoutes(app: AppContext): Router {
         for (const [i, file] of files.entries()) {
           const ticket = await loadTicket(app.ds, user.companyId, params.ticketId);
           assertCanOpen(viewer, ticket);
-          const stored = await storeMedia(app, user.companyId, file.buffer, file.mimetype);
+          const recorded = RECORDING.test(file.mimetype);
+          const mimetype = recorded ? 'audio/mpeg' : file.mimetype;
+          const bytes = recorded ? await recordingToMp3(file.buffer) : file.buffer;
+          const stored = await storeMedia(app, user.companyId, bytes, mimetype);
           const sent = await sendMessage(app, viewer, {
             ticketId: params.ticketId,
             body: i === 0 ? body.body : '',
@@ -83,8 +89,11 @@ export function messagesRoutes(app: AppContext): Router {
             media: {
               path: stored.path,
               url: stored.url,
-              mimetype: file.mimetype,
-              fileName: file.originalname,
+              mimetype,
+              fileName: recorded
+                ? file.originalname.replace(/\.\w+$/, '') + '.mp3'
+                : file.originalname,
+              voiceNote: recorded,
             },
           });
           messages.push(sent.message);

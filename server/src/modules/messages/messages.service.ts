@@ -21,6 +21,8 @@ export interface OutgoingMedia {
   url: string;
   mimetype: string;
   fileName?: string;
+  /** Recorded in the app: WhatsApp gets it as a voice note. */
+  voiceNote?: boolean;
 }
 
 export interface SendRequest {
@@ -146,6 +148,7 @@ export async function sendMessage(
           mimetype: request.media.mimetype,
           fileName: request.media.fileName,
           caption: body || undefined,
+          ...(request.media.voiceNote && { voiceNote: true }),
         }
       : { kind: 'text', body };
     job = {
