@@ -161,12 +161,7 @@ export const ERRORS = {
     'El mensaje de saludo es obligatorio cuando hay más de una cola.',
   ),
   // added by Atende (docs/decisions.md)
-  ERR_VALIDATION: entry(
-    400,
-    'Dados inválidos.',
-    'Invalid data.',
-    'Datos inválidos.',
-  ),
+  ERR_VALIDATION: entry(400, 'Dados inválidos.', 'Invalid data.', 'Datos inválidos.'),
   ERR_MALFORMED_JSON: entry(
     400,
     'O corpo da requisição não é um JSON válido.',
@@ -179,7 +174,12 @@ export const ERRORS = {
     'The request body is too large.',
     'El cuerpo de la solicitud es demasiado grande.',
   ),
-  ERR_NOT_FOUND: entry(404, 'Recurso não encontrado.', 'Resource not found.', 'Recurso no encontrado.'),
+  ERR_NOT_FOUND: entry(
+    404,
+    'Recurso não encontrado.',
+    'Resource not found.',
+    'Recurso no encontrado.',
+  ),
   ERR_SUBSCRIPTION_EXPIRED: entry(
     403,
     'Opss! Sua assinatura venceu em {{date}}. Entre em contato com o suporte para mais informações!',
@@ -204,7 +204,12 @@ export const ERRORS = {
     'Invalid or expired token.',
     'Token inválido o expirado.',
   ),
-  ERR_NO_TOKEN: entry(401, 'Token não informado.', 'No token provided.', 'No se proporcionó token.'),
+  ERR_NO_TOKEN: entry(
+    401,
+    'Token não informado.',
+    'No token provided.',
+    'No se proporcionó token.',
+  ),
   ERR_PLAN_LIMIT_USERS: entry(
     403,
     'Limite de usuários do plano atingido.',

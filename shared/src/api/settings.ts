@@ -60,4 +60,6 @@ export const isSettingKey = (key: string): key is CompanySettingKey | GlobalSett
   Object.hasOwn(SETTING_VALUES, key);
 
 export const settingParams = z.object({ key: z.string().min(1).max(100) });
-export const settingBody = z.object({ value: z.union([z.string(), z.number(), z.boolean()]).transform(String) });
+export const settingBody = z.object({
+  value: z.union([z.string(), z.number(), z.boolean()]).transform(String),
+});
