@@ -1,5 +1,8 @@
+import type { CompanyEventName } from '@atende/shared';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api } from '../../api';
+import { useCompanyEvent } from '../../session/useRealtime';
+import { toast } from '../../ui/toast';
 import { useErrorToast } from '../../ui/useErrorToast';
 import { removeById, SEARCH_DEBOUNCE_MS, upsertById } from './scroll';
 
@@ -8,13 +11,22 @@ interface Page<T> {
   hasMore: boolean;
 }
 
+/** Which company event keeps the list live, and where its payload carries the row and the id. */
+export interface LiveEvent {
+  event: CompanyEventName;
+  item: string;
+  id: string;
+}
+
 /**
  * A searchable, infinitely scrolled list (admin §9): the search waits 500 ms, a new search starts
- * again at page 1, `loadMore` asks for the next page. `upsert`/`remove` apply live events.
+ * again at page 1, `loadMore` asks for the next page. The company event's create and update
+ * upsert a row, its delete removes one (admin §4); `destroy` deletes on the server.
  */
 export function usePagedList<T extends { id: number }>(
   path: string,
   pick: (answer: unknown) => Page<T>,
+  live: LiveEvent,
 ) {
   const showError = useErrorToast();
   const [search, setSearch] = useState('');
@@ -60,14 +72,30 @@ export function usePagedList<T extends { id: number }>(
     if (!loading && hasMore) setPage((p) => p + 1);
   }, [loading, hasMore]);
 
-  return {
-    items,
-    loading,
-    hasMore,
-    search,
-    setSearch,
-    loadMore,
-    upsert: useCallback((item: T) => setItems((list) => upsertById(list, item)), []),
-    remove: useCallback((id: number) => setItems((list) => removeById(list, id)), []),
-  };
+  const upsert = useCallback((item: T) => setItems((list) => upsertById(list, item)), []);
+  const remove = useCallback((id: number) => setItems((list) => removeById(list, id)), []);
+
+  useCompanyEvent(live.event, (payload) => {
+    const event = payload as Record<string, unknown>;
+    const item = event[live.item] as T | undefined;
+    const id = event[live.id];
+    if ((event.action === 'create' || event.action === 'update') && item) upsert(item);
+    if (event.action === 'delete' && typeof id === 'number') remove(id);
+  });
+
+  /** Deletes a row on the server, then from the list, with the page's success text. */
+  const destroy = useCallback(
+    async (id: number, done: string) => {
+      try {
+        await api.delete(`${path.replace(/\/$/, '')}/${id}`);
+        remove(id);
+        toast.success(done);
+      } catch (error) {
+        showError(error);
+      }
+    },
+    [path, remove, showError],
+  );
+
+  return { items, loading, hasMore, search, setSearch, loadMore, upsert, remove, destroy };
 }

@@ -10,11 +10,7 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../api';
 import { useSession } from '../../session/store';
-import { useCompanyEvent } from '../../session/useRealtime';
-import { toast } from '../../ui/toast';
-import { useErrorToast } from '../../ui/useErrorToast';
 import { ConfirmDialog } from '../admin/ConfirmDialog';
 import { PageHeader } from '../admin/PageHeader';
 import { PageFrame, ScrollPaper } from '../admin/ScrollPaper';
@@ -31,30 +27,15 @@ const pickRecords = (answer: unknown) => {
 /** Quick messages page (secondary §2): shortcode, media name or 'Sem anexo', general icon. */
 export default function QuickMessagesPage() {
   const { t } = useTranslation();
-  const showError = useErrorToast();
   const me = useSession((s) => s.user);
-  const list = usePagedList<QuickMessage>('/quick-messages', pickRecords);
+  const list = usePagedList<QuickMessage>('/quick-messages', pickRecords, {
+    event: 'quickmessage',
+    item: 'record',
+    id: 'id',
+  });
   const [editing, setEditing] = useState<QuickMessage | null>(null);
   const [open, setOpen] = useState(false);
   const [deleting, setDeleting] = useState<QuickMessage | null>(null);
-
-  useCompanyEvent('quickmessage', (payload) => {
-    const event = payload as { action: string; record?: QuickMessage; id?: number };
-    if ((event.action === 'create' || event.action === 'update') && event.record) {
-      list.upsert(event.record);
-    }
-    if (event.action === 'delete' && event.id) list.remove(event.id);
-  });
-
-  const remove = async (record: QuickMessage) => {
-    try {
-      await api.delete(`/quick-messages/${record.id}`);
-      list.remove(record.id);
-      toast.success(t('quickMessages.deleted'));
-    } catch (error) {
-      showError(error);
-    }
-  };
 
   return (
     <PageFrame>
@@ -130,7 +111,7 @@ export default function QuickMessagesPage() {
         open={Boolean(deleting)}
         title={t('quickMessages.deleteTitle', { shortcode: deleting?.shortcode ?? '' })}
         onClose={() => setDeleting(null)}
-        onConfirm={() => deleting && remove(deleting)}
+        onConfirm={() => deleting && list.destroy(deleting.id, t('quickMessages.deleted'))}
       />
     </PageFrame>
   );

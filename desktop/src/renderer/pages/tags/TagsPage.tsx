@@ -10,10 +10,6 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../api';
-import { useCompanyEvent } from '../../session/useRealtime';
-import { toast } from '../../ui/toast';
-import { useErrorToast } from '../../ui/useErrorToast';
 import { ConfirmDialog } from '../admin/ConfirmDialog';
 import { PageHeader } from '../admin/PageHeader';
 import { PageFrame, ScrollPaper } from '../admin/ScrollPaper';
@@ -29,29 +25,14 @@ const pickTags = (answer: unknown) => {
 /** Tags page (admin §2): search, name as a coloured chip, tickets count, actions. */
 export default function TagsPage() {
   const { t } = useTranslation();
-  const showError = useErrorToast();
-  const list = usePagedList<Tag>('/tags/', pickTags);
+  const list = usePagedList<Tag>('/tags/', pickTags, {
+    event: 'tag',
+    item: 'tag',
+    id: 'tagId',
+  });
   const [editing, setEditing] = useState<Tag | null>(null);
   const [open, setOpen] = useState(false);
   const [deleting, setDeleting] = useState<Tag | null>(null);
-
-  useCompanyEvent('tag', (payload) => {
-    const event = payload as { action: string; tag?: Tag; tagId?: number };
-    if ((event.action === 'create' || event.action === 'update') && event.tag) {
-      list.upsert(event.tag);
-    }
-    if (event.action === 'delete' && event.tagId) list.remove(event.tagId);
-  });
-
-  const remove = async (tag: Tag) => {
-    try {
-      await api.delete(`/tags/${tag.id}`);
-      list.remove(tag.id);
-      toast.success(t('tags.deleted'));
-    } catch (error) {
-      showError(error);
-    }
-  };
 
   return (
     <PageFrame>
@@ -115,7 +96,7 @@ export default function TagsPage() {
         open={Boolean(deleting)}
         title={t('tags.deleteTitle', { name: deleting?.name ?? '' })}
         onClose={() => setDeleting(null)}
-        onConfirm={() => deleting && remove(deleting)}
+        onConfirm={() => deleting && list.destroy(deleting.id, t('tags.deleted'))}
       />
     </PageFrame>
   );

@@ -9,11 +9,7 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../api';
 import type { User } from '../../api/types';
-import { useCompanyEvent } from '../../session/useRealtime';
-import { toast } from '../../ui/toast';
-import { useErrorToast } from '../../ui/useErrorToast';
 import { ConfirmDialog } from '../admin/ConfirmDialog';
 import { PageHeader } from '../admin/PageHeader';
 import { PageFrame, ScrollPaper } from '../admin/ScrollPaper';
@@ -29,29 +25,14 @@ const pickUsers = (answer: unknown) => {
 /** Users page (admin §2): search, add, table of id, name, e-mail, profile and actions. */
 export default function UsersPage() {
   const { t } = useTranslation();
-  const showError = useErrorToast();
-  const list = usePagedList<User>('/users/', pickUsers);
+  const list = usePagedList<User>('/users/', pickUsers, {
+    event: 'user',
+    item: 'user',
+    id: 'userId',
+  });
   const [editing, setEditing] = useState<User | null>(null);
   const [open, setOpen] = useState(false);
   const [deleting, setDeleting] = useState<User | null>(null);
-
-  useCompanyEvent('user', (payload) => {
-    const event = payload as { action: string; user?: User; userId?: number };
-    if ((event.action === 'create' || event.action === 'update') && event.user) {
-      list.upsert(event.user);
-    }
-    if (event.action === 'delete' && event.userId) list.remove(event.userId);
-  });
-
-  const remove = async (user: User) => {
-    try {
-      await api.delete(`/users/${user.id}`);
-      list.remove(user.id);
-      toast.success(t('users.deleted'));
-    } catch (error) {
-      showError(error);
-    }
-  };
 
   return (
     <PageFrame>
@@ -113,7 +94,7 @@ export default function UsersPage() {
         open={Boolean(deleting)}
         title={t('users.deleteTitle', { name: deleting?.name ?? '' })}
         onClose={() => setDeleting(null)}
-        onConfirm={() => deleting && remove(deleting)}
+        onConfirm={() => deleting && list.destroy(deleting.id, t('users.deleted'))}
       />
     </PageFrame>
   );
