@@ -1,18 +1,17 @@
 import type { CompanyEventName } from '@atende/shared';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { api } from '../../api';
 import { useCompanyEvent } from '../../session/useRealtime';
 import { toast } from '../../ui/toast';
 import { useErrorToast } from '../../ui/useErrorToast';
 import { removeById, SEARCH_DEBOUNCE_MS, upsertById } from './scroll';
 
-interface Page<T> {
-  items: T[];
-  hasMore: boolean;
-}
-
-/** Which company event keeps the list live, and where its payload carries the row and the id. */
-export interface LiveEvent {
+/**
+ * Where the list lives: `rows` names the array in the server's page (`{users, hasMore}`), `event`
+ * the company event that keeps it live, and `item`/`id` where that event carries the row and id.
+ */
+export interface ListSource {
+  rows: string;
   event: CompanyEventName;
   item: string;
   id: string;
@@ -23,11 +22,7 @@ export interface LiveEvent {
  * again at page 1, `loadMore` asks for the next page. The company event's create and update
  * upsert a row, its delete removes one (admin §4); `destroy` deletes on the server.
  */
-export function usePagedList<T extends { id: number }>(
-  path: string,
-  pick: (answer: unknown) => Page<T>,
-  live: LiveEvent,
-) {
+export function usePagedList<T extends { id: number }>(path: string, source: ListSource) {
   const showError = useErrorToast();
   const [search, setSearch] = useState('');
   const [term, setTerm] = useState('');
@@ -35,8 +30,6 @@ export function usePagedList<T extends { id: number }>(
   const [items, setItems] = useState<T[]>([]);
   const [hasMore, setHasMore] = useState(false);
   const [loading, setLoading] = useState(true);
-  const pickRef = useRef(pick);
-  pickRef.current = pick;
 
   useEffect(() => {
     const timer = setTimeout(() => {
@@ -53,7 +46,8 @@ export function usePagedList<T extends { id: number }>(
       .get(path, { query: { searchParam: term, pageNumber: page } })
       .then((answer) => {
         if (!live) return;
-        const next = pickRef.current(answer);
+        const body = answer as Record<string, unknown>;
+        const next = { items: (body[source.rows] ?? []) as T[], hasMore: body.hasMore === true };
         setItems((prev) => {
           if (page === 1) return next.items;
           const seen = new Set(prev.map((x) => x.id));
@@ -66,7 +60,7 @@ export function usePagedList<T extends { id: number }>(
     return () => {
       live = false;
     };
-  }, [path, term, page, showError]);
+  }, [path, source.rows, term, page, showError]);
 
   const loadMore = useCallback(() => {
     if (!loading && hasMore) setPage((p) => p + 1);
@@ -75,10 +69,10 @@ export function usePagedList<T extends { id: number }>(
   const upsert = useCallback((item: T) => setItems((list) => upsertById(list, item)), []);
   const remove = useCallback((id: number) => setItems((list) => removeById(list, id)), []);
 
-  useCompanyEvent(live.event, (payload) => {
+  useCompanyEvent(source.event, (payload) => {
     const event = payload as Record<string, unknown>;
-    const item = event[live.item] as T | undefined;
-    const id = event[live.id];
+    const item = event[source.item] as T | undefined;
+    const id = event[source.id];
     if ((event.action === 'create' || event.action === 'update') && item) upsert(item);
     if (event.action === 'delete' && typeof id === 'number') remove(id);
   });

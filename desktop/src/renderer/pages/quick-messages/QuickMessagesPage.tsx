@@ -19,16 +19,12 @@ import { QuickMessageDialog } from './QuickMessageDialog';
 import { canManage, type QuickMessage } from './rules';
 import './i18n';
 
-const pickRecords = (answer: unknown) => {
-  const a = answer as { records: QuickMessage[]; hasMore: boolean };
-  return { items: a.records, hasMore: a.hasMore };
-};
-
 /** Quick messages page (secondary §2): shortcode, media name or 'Sem anexo', general icon. */
 export default function QuickMessagesPage() {
   const { t } = useTranslation();
   const me = useSession((s) => s.user);
-  const list = usePagedList<QuickMessage>('/quick-messages', pickRecords, {
+  const list = usePagedList<QuickMessage>('/quick-messages', {
+    rows: 'records',
     event: 'quickmessage',
     item: 'record',
     id: 'id',

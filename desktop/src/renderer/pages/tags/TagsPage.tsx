@@ -17,15 +17,11 @@ import { usePagedList } from '../admin/usePagedList';
 import { TagDialog, type Tag } from './TagDialog';
 import './i18n';
 
-const pickTags = (answer: unknown) => {
-  const a = answer as { tags: Tag[]; hasMore: boolean };
-  return { items: a.tags, hasMore: a.hasMore };
-};
-
 /** Tags page (admin §2): search, name as a coloured chip, tickets count, actions. */
 export default function TagsPage() {
   const { t } = useTranslation();
-  const list = usePagedList<Tag>('/tags/', pickTags, {
+  const list = usePagedList<Tag>('/tags/', {
+    rows: 'tags',
     event: 'tag',
     item: 'tag',
     id: 'tagId',

@@ -17,15 +17,11 @@ import { usePagedList } from '../admin/usePagedList';
 import { UserModal } from './UserModal';
 import './i18n';
 
-const pickUsers = (answer: unknown) => {
-  const a = answer as { users: User[]; hasMore: boolean };
-  return { items: a.users, hasMore: a.hasMore };
-};
-
 /** Users page (admin §2): search, add, table of id, name, e-mail, profile and actions. */
 export default function UsersPage() {
   const { t } = useTranslation();
-  const list = usePagedList<User>('/users/', pickUsers, {
+  const list = usePagedList<User>('/users/', {
+    rows: 'users',
     event: 'user',
     item: 'user',
     id: 'userId',
