@@ -1,10 +1,17 @@
 // Ticket timers (issue 5): idle expiry (expiresTicket minutes, with expiresInactiveMessage),
 // transfer of waiting tickets (timeToTransfer minutes → transferQueueId) and auto-close after
-// TICKET_AUTO_CLOSE_HOURS. Postgres (ticket_timers) is the record; a BullMQ job only triggers a
-// row, and a sweeper re-enqueues rows that are due, so a restart neither loses nor repeats one.
-import type { Job, Queue } from 'bullmq';
+// TICKET_AUTO_CLOSE_HOURS. Each timer is a durable job (jobs/durable.ts): a row in durable_jobs
+// is the record, so a restart neither loses nor repeats one.
+import { z } from 'zod';
 import type { AppContext } from '../../context.js';
-import { createQueue, startWorker, workerStarters } from '../../jobs/bullmq.js';
+import { workerStarters } from '../../jobs/bullmq.js';
+import {
+  defineDurableJob,
+  scheduleDurable,
+  startDurableJobs,
+  sweepDurable,
+  type DurableJob,
+} from '../../jobs/durable.js';
 import { logger } from '../../logger.js';
 import { outboundResultHandlers } from '../../whatsapp/hooks.js';
 import { postCommitSteps } from '../messages/inbound.js';
@@ -12,8 +19,6 @@ import { loadBotState, saveBotState } from '../routing/bot-state.js';
 import { closeTicketBySystem, sendBotMessage, setTicketQueue } from '../routing/bot-send.js';
 import { now } from '../routing/clock.js';
 
-export const TIMER_QUEUE = 'ticket-timers';
-export const SWEEP_EVERY_MS = 30_000;
 const MINUTE = 60_000;
 
 export type TimerKind = 'expire' | 'transfer' | 'autoclose';
@@ -59,29 +64,11 @@ export function dueTimes(
   return due;
 }
 
-const queues = new WeakMap<AppContext, Queue>();
-function timerQueue(app: AppContext): Queue {
-  let queue = queues.get(app);
-  if (!queue) queues.set(app, (queue = createQueue(app, TIMER_QUEUE)));
-  return queue;
-}
-
-async function enqueue(app: AppContext, timerId: number, dueAt: Date, tag = ''): Promise<void> {
-  await timerQueue(app).add(
-    'fire',
-    { timerId },
-    {
-      // One job per (row, due time): re-arming to a later time is a new job; the old one finds
-      // the row not yet due and does nothing. The sweeper's own id fires rows whose job is late.
-      jobId: `timer-${timerId}-${dueAt.getTime()}${tag}`,
-      delay: Math.max(0, dueAt.getTime() - now().getTime()),
-      attempts: 5,
-      backoff: { type: 'exponential', delay: 2_000 },
-      removeOnComplete: true,
-      removeOnFail: 1_000,
-    },
-  );
-}
+/** One row per (ticket, kind) in durable_jobs; its payload names them. */
+const TimerPayload = z.object({
+  ticketId: z.number().int().positive(),
+  kind: z.enum(['expire', 'transfer', 'autoclose']),
+});
 
 /**
  * (Re)computes the ticket's timers from its current state and writes them; call after anything
@@ -92,13 +79,12 @@ export async function armTicketTimers(app: AppContext, ticketId: number): Promis
   if (!timing) return;
   const due = dueTimes(timing, app.config.TICKET_AUTO_CLOSE_HOURS);
   for (const [kind, dueAt] of Object.entries(due) as [TimerKind, Date][]) {
-    const [row] = (await app.ds.query(
-      `INSERT INTO ticket_timers ("companyId", "ticketId", kind, "dueAt") VALUES ($1, $2, $3, $4)
-       ON CONFLICT ("ticketId", kind) DO UPDATE SET "dueAt" = EXCLUDED."dueAt", "firedAt" = NULL
-       RETURNING id`,
-      [timing.companyId, ticketId, kind, dueAt],
-    )) as { id: number }[];
-    await enqueue(app, row!.id, dueAt);
+    await scheduleDurable(app, ticketTimerJob, {
+      key: `ticket:${ticketId}:${kind}`,
+      companyId: timing.companyId,
+      dueAt,
+      payload: { ticketId, kind },
+    });
   }
 }
 
@@ -120,44 +106,28 @@ async function act(app: AppContext, kind: TimerKind, timerKey: string, t: Ticket
   await closeTicketBySystem(app, t.companyId, t.id, ['open']);
 }
 
-const FIRE_LOCK = 727_005;
-
 /**
- * Runs one timer row if it is due now and not fired; a later due time re-arms instead. An
- * advisory lock per row makes the delayed job and a sweeper's job never run it side by side.
+ * A due timer: it acts if the ticket still makes it due now; when something happened since it
+ * was armed (a new message), it is due later and moves. Effects are idempotent (conditional
+ * updates, a message keyed by the firing), as they commit apart from the firing's mark.
  */
-export async function fireTimer(app: AppContext, timerId: number): Promise<void> {
-  await app.ds.transaction(async (tx) => {
-    await tx.query('SELECT pg_advisory_xact_lock($1, $2)', [FIRE_LOCK, timerId]);
-    const [row] = (await tx.query(
-      `SELECT id, "ticketId", kind, "dueAt" FROM ticket_timers WHERE id = $1 AND "firedAt" IS NULL`,
-      [timerId],
-    )) as { id: number; ticketId: number; kind: TimerKind; dueAt: Date }[];
-    if (!row || new Date(row.dueAt) > now()) return;
-    const timing = await timingOf(app, row.ticketId);
-    const due = timing && dueTimes(timing, app.config.TICKET_AUTO_CLOSE_HOURS)[row.kind];
-    if (timing && due && due > now()) {
-      // Something happened since it was armed (a new message): it is due later.
-      await tx.query(`UPDATE ticket_timers SET "dueAt" = $2 WHERE id = $1`, [row.id, due]);
-      await enqueue(app, row.id, due);
-      return;
-    }
-    const key = `timer:${row.id}:${new Date(row.dueAt).getTime()}`;
-    if (timing && due) await act(app, row.kind, key, timing);
-    await tx.query(`UPDATE ticket_timers SET "firedAt" = now() WHERE id = $1`, [row.id]);
-  });
-}
+export const ticketTimerJob = defineDurableJob({
+  kind: 'ticket-timer',
+  payload: TimerPayload,
+  now,
+  async run(app, firing) {
+    const { ticketId, kind } = firing.payload;
+    const timing = await timingOf(app, ticketId);
+    const due = timing && dueTimes(timing, app.config.TICKET_AUTO_CLOSE_HOURS)[kind];
+    if (!timing || !due) return;
+    if (due > now()) return { rescheduleAt: due };
+    await act(app, kind, `timer:${firing.firingKey}`, timing);
+  },
+});
 
-/** Enqueues every unfired timer that is due (after a restart, or a job lost with Redis). */
-export async function sweepDueTimers(app: AppContext): Promise<number> {
-  const rows = (await app.ds.query(
-    `SELECT id, "dueAt" FROM ticket_timers WHERE "firedAt" IS NULL AND "dueAt" <= $1
-      ORDER BY "dueAt" LIMIT 1000`,
-    [now()],
-  )) as { id: number; dueAt: Date }[];
-  for (const r of rows) await enqueue(app, r.id, new Date(r.dueAt), '-due');
-  return rows.length;
-}
+/** Fires every due timer now (the sweeper does this every few seconds; tests call it). */
+export const sweepDueTimers = (app: AppContext): Promise<number> =>
+  sweepDurable(app, [ticketTimerJob as DurableJob<unknown>]);
 
 const logged = (what: string) => (err: unknown) => logger.error({ err }, what);
 
@@ -175,25 +145,4 @@ outboundResultHandlers.push(async (app, job, result) => {
   if (row) await armTicketTimers(app, row.ticketId);
 });
 
-workerStarters.push(async (app) => {
-  const worker = startWorker(
-    app,
-    TIMER_QUEUE,
-    async (job: Job<{ timerId: number }>) => {
-      await fireTimer(app, job.data.timerId);
-      // A firing holds one pooled connection for its lock and uses another: keep few at once.
-    },
-    2,
-  );
-  const sweep = () => void sweepDueTimers(app).catch(logged('timer sweep failed'));
-  sweep();
-  const interval = setInterval(sweep, SWEEP_EVERY_MS);
-  return {
-    close: async () => {
-      clearInterval(interval);
-      await worker.close();
-      await queues.get(app)?.close();
-      queues.delete(app);
-    },
-  };
-});
+workerStarters.push(async (app) => startDurableJobs(app, [ticketTimerJob as DurableJob<unknown>]));
