@@ -239,8 +239,8 @@ async function fireOne(
     const retryAt = new Date(now.getTime() + Math.min(300_000, 2_000 * 2 ** (attempts - 1)));
     logger.error({ err, kind: job.kind, id: taken.id, attempts }, 'durable job attempt failed');
     await app.ds.query(
-      `UPDATE durable_jobs SET attempts = $2, error = $3, "retryAt" = $4,
-              "failedAt" = CASE WHEN $2 >= $5 THEN $6::timestamptz END
+      `UPDATE durable_jobs SET attempts = $2::int, error = $3, "retryAt" = $4,
+              "failedAt" = CASE WHEN $2::int >= $5::int THEN $6::timestamptz END
         WHERE id = $1 AND "firedAt" IS NULL`,
       [taken.id, attempts, String(err instanceof Error ? err.message : err), retryAt, max, now],
     );
