@@ -1,11 +1,19 @@
-// Sending: features enqueue an OutboundJob; the process holding the connection's lease sends it
-// at the connection's pace (a token bucket with jitter, since bulk sending gets numbers banned),
-// retrying with backoff while the session reconnects. The final outcome goes to the handlers.
+// Sending: features enqueue an OutboundJob in a lane; the process holding the connection's lease
+// sends it, retrying with backoff while the session reconnects. The 'agent' lane (replies in a
+// conversation: agents and the bot) keeps a light pace (a token bucket with jitter) and never
+// waits behind bulk sends; the 'bulk' lane (campaigns, schedules) goes through the connection's
+// send governor (modules/governor). The final outcome goes to the handlers.
 import { randomInt } from 'node:crypto';
 import { rm } from 'node:fs/promises';
-import { UnrecoverableError, type Job } from 'bullmq';
+import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import type { AppContext } from '../context.js';
 import { logger } from '../logger.js';
+import {
+  recordBulkOutcome,
+  sendClock,
+  takeBulkTurn,
+  type Lane,
+} from '../modules/governor/index.js';
 import { connectionQueue } from './connection-queue.js';
 import { outboundResultHandlers, type OutboundJob, type OutboundResult } from './hooks.js';
 import { mediaKindOf, resolveMediaPath, toVoiceNote } from './media.js';
@@ -14,12 +22,21 @@ import type { SentMessage, WhatsAppProvider } from './port.js';
 /** Retries cover a reconnect with backoff: 2 s, 4 s ... about half an hour in all. */
 export const OUTBOUND_ATTEMPTS = 10;
 
+export interface EnqueueOptions {
+  /** 'agent' (the default): a reply in a conversation; 'bulk': campaigns, schedules, paced. */
+  lane?: Lane;
+}
+
 /**
- * Queues a send on its connection. With `waMessageId` the job id is derived from it, so a
- * repeated enqueue of the same message is one job. Returns the job id.
+ * Queues a send on its connection, in its lane. With `waMessageId` the job id is derived from
+ * it, so a repeated enqueue of the same message is one job. Returns the job id.
  */
-export async function enqueueOutbound(app: AppContext, job: OutboundJob): Promise<string> {
-  const queue = connectionQueue(app, job.whatsappId);
+export async function enqueueOutbound(
+  app: AppContext,
+  job: OutboundJob,
+  options: EnqueueOptions = {},
+): Promise<string> {
+  const queue = connectionQueue(app, job.whatsappId, options.lane ?? 'agent');
   const added = await queue.add('send', job, {
     ...(job.waMessageId && { jobId: `msg-${job.waMessageId}` }),
     attempts: OUTBOUND_ATTEMPTS,
@@ -128,24 +145,68 @@ async function execute(
 
 const paced = (job: OutboundJob) => job.content.kind !== 'markRead';
 
+/**
+ * Waits for the governor's turn of a bulk send, on the governor's clock. When the worker closes
+ * mid-wait the job goes back to the delayed set for the rest of the wait (no attempt spent).
+ */
+async function awaitBulkTurn(
+  app: AppContext,
+  job: Job<OutboundJob>,
+  token: string | undefined,
+  signal: AbortSignal,
+): Promise<void> {
+  const clock = sendClock(app);
+  for (;;) {
+    const now = clock.now();
+    const decision = await takeBulkTurn(app, job.data, now);
+    if (decision.send) return;
+    const ms = Math.max(1, decision.waitUntil.getTime() - now.getTime());
+    try {
+      await clock.sleep(ms, signal);
+    } catch (err) {
+      if (!signal.aborted) throw err;
+      await job.moveToDelayed(Date.now() + ms, token);
+      throw new DelayedError();
+    }
+  }
+}
+
+export interface SendContext {
+  lane: Lane;
+  /** Aborted when the connection's worker closes (a bulk wait gives its job back). */
+  signal: AbortSignal;
+  token?: string;
+}
+
 /** The processor of 'send' jobs, run by the lease holder's connection worker. */
 export async function processSendJob(
   app: AppContext,
   job: Job<OutboundJob>,
   provider: WhatsAppProvider,
+  context: SendContext = { lane: 'agent', signal: new AbortController().signal },
 ): Promise<SentMessage | null> {
   const data = job.data;
+  const bulk = context.lane === 'bulk';
   try {
     if (provider.status() !== 'CONNECTED') throw new Error('ERR_WAPP_NOT_INITIALIZED');
-    if (paced(data)) {
+    if (bulk) await awaitBulkTurn(app, job, context.token, context.signal);
+    else if (paced(data)) {
       const wait = await takeSendToken(app, data.whatsappId);
       // Paced sends also get jitter, so a queue of messages does not leave like a metronome.
       if (wait > 0) await sleep(wait + randomInt(0, Math.max(1, Math.round(wait / 4))));
     }
-    const sent = await execute(app, provider, data);
+    let sent: SentMessage | undefined;
+    try {
+      sent = await execute(app, provider, data);
+    } catch (err) {
+      if (bulk) await recordBulkOutcome(app, data, false, sendClock(app).now());
+      throw err;
+    }
+    if (bulk) await recordBulkOutcome(app, data, true, sendClock(app).now());
     await notify(app, data, { ok: true, ...(sent && { sent }) });
     return sent ?? null;
   } catch (err) {
+    if (err instanceof DelayedError) throw err;
     const attempts = job.opts.attempts ?? 1;
     if (err instanceof UnrecoverableError || job.attemptsMade + 1 >= attempts) {
       const error = err instanceof Error ? err.message : String(err);
