@@ -114,8 +114,11 @@ export function decideSend(
     return wait(at, warmingUp ? 'warm-up' : 'daily-cap');
   }
   if (state.lastBulkAt) {
-    const long = policy.longPauseEvery > 0 && state.sinceLongPause >= policy.longPauseEvery;
-    const gap = Math.max(policy.minGapMs, long ? policy.longPauseMs : 0) + state.jitterMs;
+    const long =
+      policy.longPauseEvery > 0 &&
+      state.sinceLongPause >= policy.longPauseEvery &&
+      policy.longPauseMs > policy.minGapMs;
+    const gap = (long ? policy.longPauseMs : policy.minGapMs) + state.jitterMs;
     const at = new Date(state.lastBulkAt.getTime() + gap);
     if (at > now) return wait(at, long ? 'long-pause' : 'gap');
   }
