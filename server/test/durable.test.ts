@@ -38,9 +38,9 @@ const probe = defineDurableJob({
 }) as DurableJob<unknown>;
 
 const effects = async (note: string) =>
-  (
-    await server.app.ds.query('SELECT firing FROM probe_effects WHERE note = $1', [note])
-  ).map((r: { firing: string }) => r.firing);
+  (await server.app.ds.query('SELECT firing FROM probe_effects WHERE note = $1', [note])).map(
+    (r: { firing: string }) => r.firing,
+  );
 const rowOf = async (key: string) =>
   (
     await server.app.ds.query(
