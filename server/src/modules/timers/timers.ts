@@ -12,7 +12,6 @@ import {
   sweepDurable,
   type DurableJob,
 } from '../../jobs/durable.js';
-import { logger } from '../../logger.js';
 import { outboundResultHandlers } from '../../whatsapp/hooks.js';
 import { postCommitSteps } from '../messages/inbound.js';
 import { loadBotState, saveBotState } from '../routing/bot-state.js';
@@ -128,8 +127,6 @@ export const ticketTimerJob = defineDurableJob({
 /** Fires every due timer now (the sweeper does this every few seconds; tests call it). */
 export const sweepDueTimers = (app: AppContext): Promise<number> =>
   sweepDurable(app, [ticketTimerJob as DurableJob<unknown>]);
-
-const logged = (what: string) => (err: unknown) => logger.error({ err }, what);
 
 // Every stored customer message moves the idle timers; so does every message we send.
 if (!postCommitSteps.some((s) => s.name === 'armOnInbound')) {
