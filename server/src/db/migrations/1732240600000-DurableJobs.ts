@@ -46,8 +46,6 @@ export class DurableJobs1732240600000 implements MigrationInterface {
         "dailyCount" integer NOT NULL DEFAULT 0,
         failures integer NOT NULL DEFAULT 0,
         "breakerUntil" timestamptz,
-        "breakerReason" varchar(40),
-        "lastAgentAt" timestamptz,
         "updatedAt" timestamptz NOT NULL DEFAULT now()
       );
     `);
