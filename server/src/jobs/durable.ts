@@ -3,6 +3,14 @@
 // and a sweeper takes due rows itself (at start and every few seconds), so nothing is lost while
 // Redis or every worker is down. A firing is (row, dueAt): it is done once, marked in the same
 // transaction as the effects the job writes through `firing.tx`.
+//
+// A feature adds a kind and starts it in its worker:
+//   export const reminderJob = defineDurableJob({ kind: 'reminder', payload: z.object({...}),
+//     run: async (app, firing) => { ...write through firing.tx... } });
+//   await scheduleDurable(app, reminderJob, { key: `reminder:${id}`, companyId, dueAt, payload });
+//   startDurableJobs(app, [reminderJob])  // returns { close, sweep }
+// Inside `run`, write to durable_jobs only through `firing.tx` (another connection would wait for
+// the row this firing holds).
 import type { Job, Queue, Worker } from 'bullmq';
 import type { EntityManager } from 'typeorm';
 import { z } from 'zod';

@@ -26,6 +26,7 @@ export class DurableJobs1732240600000 implements MigrationInterface {
       );
       CREATE INDEX durable_jobs_due ON durable_jobs (kind, "dueAt")
         WHERE "firedAt" IS NULL AND "failedAt" IS NULL;
+      CREATE INDEX durable_jobs_fired ON durable_jobs ("firedAt") WHERE "firedAt" IS NOT NULL;
 
       INSERT INTO durable_jobs (kind, key, "companyId", payload, "dueAt", "firedAt")
       SELECT 'ticket-timer', 'ticket:' || "ticketId" || ':' || kind, "companyId",
