@@ -152,11 +152,14 @@ const paced = (job: OutboundJob) => job.content.kind !== 'markRead';
 async function awaitBulkTurn(
   app: AppContext,
   job: Job<OutboundJob>,
-  token: string | undefined,
-  signal: AbortSignal,
+  provider: WhatsAppProvider,
+  context: SendContext,
 ): Promise<void> {
   const clock = sendClock(app);
+  const { signal, token } = context;
   for (;;) {
+    // A turn is recorded when granted: take it only when the send can leave at once.
+    if (provider.status() !== 'CONNECTED') throw new Error('ERR_WAPP_NOT_INITIALIZED');
     const now = clock.now();
     const decision = await takeBulkTurn(app, job.data, now);
     if (decision.send) return;
@@ -189,7 +192,7 @@ export async function processSendJob(
   const bulk = context.lane === 'bulk';
   try {
     if (provider.status() !== 'CONNECTED') throw new Error('ERR_WAPP_NOT_INITIALIZED');
-    if (bulk) await awaitBulkTurn(app, job, context.token, context.signal);
+    if (bulk) await awaitBulkTurn(app, job, provider, context);
     else if (paced(data)) {
       const wait = await takeSendToken(app, data.whatsappId);
       // Paced sends also get jitter, so a queue of messages does not leave like a metronome.
