@@ -1,41 +1,35 @@
 // Durable jobs on the real Postgres and Redis: the row is the record, a firing happens once
 // whoever triggers it, a failed attempt leaves no effect, a bad payload is dropped with a log.
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { z } from 'zod';
+import { createQueue } from '../src/jobs/bullmq.js';
 import {
-  defineDurableJob,
   fireDurable,
   scheduleDurable,
   startDurableJobs,
   triggerDurable,
-  type DurableJob,
 } from '../src/jobs/durable.js';
-import { createQueue } from '../src/jobs/bullmq.js';
 import { logger } from '../src/logger.js';
+import { databaseUrl } from './db-url.js';
+import { probeHooks, probeJob as probe } from './durable-probe.js';
 import { startTestServer, type TestServer } from './harness.js';
 
+const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 let server: TestServer;
+let child: ChildProcess | undefined;
 let clock = Date.now();
 const entered: (() => void)[] = [];
 let gate: Promise<void> | undefined;
 let failOnce = new Set<string>();
 
-const Payload = z.object({ note: z.string() });
-const probe = defineDurableJob({
-  kind: 'test-probe',
-  payload: Payload,
-  now: () => new Date(clock),
-  async run(_app, firing) {
-    // The effect is written in the firing's transaction: it commits with the "done" mark.
-    await firing.tx.query('INSERT INTO probe_effects (firing, note) VALUES ($1, $2)', [
-      firing.firingKey,
-      firing.payload.note,
-    ]);
-    entered.shift()?.();
-    if (gate) await gate;
-    if (failOnce.delete(firing.payload.note)) throw new Error('crashed mid-way');
-  },
-}) as DurableJob<unknown>;
+probeHooks.now = () => clock;
+probeHooks.inside = async (note) => {
+  entered.shift()?.();
+  if (gate) await gate;
+  if (failOnce.delete(note)) throw new Error('crashed mid-way');
+};
 
 const effects = async (note: string) =>
   (await server.app.ds.query('SELECT firing FROM probe_effects WHERE note = $1', [note])).map(
@@ -74,7 +68,12 @@ beforeAll(async () => {
   server = await startTestServer();
   await server.app.ds.query('CREATE TABLE probe_effects (firing text NOT NULL, note text)');
 });
-afterAll(() => server?.close());
+afterAll(async () => {
+  if (child && child.exitCode === null && child.signalCode === null) {
+    process.kill(-child.pid!, 'SIGKILL');
+  }
+  await server?.close();
+});
 afterEach(() => {
   vi.restoreAllMocks();
   gate = undefined;
@@ -151,6 +150,41 @@ describe('durable jobs', () => {
     expect(await fireDurable(server.app, probe, id)).toBe('done');
     expect(await fireDurable(server.app, probe, id)).toBe('none');
     expect(await effects('crash')).toHaveLength(1);
+  });
+
+  it('a worker killed half-way through a firing leaves no effect; it is done once after', async () => {
+    clock = Date.now();
+    const { id } = await scheduleDurable(server.app, probe, {
+      key: 'killed',
+      companyId: null,
+      dueAt: new Date(clock),
+      payload: { note: 'killed' },
+    });
+    const proc = spawn('npx', ['tsx', 'test/durable-crash-child.ts'], {
+      cwd: serverDir,
+      env: {
+        ...process.env,
+        DATABASE_URL: databaseUrl(server.database),
+        REDIS_URL: server.app.config.REDIS_URL,
+        REDIS_PREFIX: server.app.prefix,
+        PROBE_ID: String(id),
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+      // Its own process group: the kill reaches tsx's node process, not only npx.
+      detached: true,
+    });
+    child = proc;
+    await new Promise<void>((resolve, reject) => {
+      proc.stdout!.on('data', (d: Buffer) => String(d).includes('inside') && resolve());
+      proc.once('exit', (code) => reject(new Error(`child exited with ${code}`)));
+    });
+    // The child holds the row with its effect written but not committed.
+    expect(await fireDurable(server.app, probe, id)).toBe('none');
+    const exited = new Promise((resolve) => proc.once('exit', resolve));
+    process.kill(-proc.pid!, 'SIGKILL');
+    await exited;
+    await until(async () => (await fireDurable(server.app, probe, id)) === 'done', 20_000);
+    expect(await effects('killed')).toEqual([`${id}:${clock}`]);
   });
 
   it('moving a row to a new due time is a new firing; the same time stays done', async () => {
