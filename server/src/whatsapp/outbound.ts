@@ -145,6 +145,13 @@ async function execute(
 
 const paced = (job: OutboundJob) => job.content.kind !== 'markRead';
 
+export interface SendContext {
+  lane: Lane;
+  /** Aborted when the connection's worker closes (a bulk wait gives its job back). */
+  signal: AbortSignal;
+  token?: string;
+}
+
 /**
  * Waits for the governor's turn of a bulk send, on the governor's clock. When the worker closes
  * mid-wait the job goes back to the delayed set for the rest of the wait (no attempt spent).
@@ -174,11 +181,11 @@ async function awaitBulkTurn(
   }
 }
 
-export interface SendContext {
-  lane: Lane;
-  /** Aborted when the connection's worker closes (a bulk wait gives its job back). */
-  signal: AbortSignal;
-  token?: string;
+/** Counts a bulk send's outcome; a failure to count must not make a sent message go again. */
+async function recordOutcome(app: AppContext, job: OutboundJob, ok: boolean): Promise<void> {
+  await recordBulkOutcome(app, job, ok, sendClock(app).now()).catch((err: unknown) =>
+    logger.error({ err, whatsappId: job.whatsappId }, 'bulk outcome not recorded'),
+  );
 }
 
 /** The processor of 'send' jobs, run by the lease holder's connection worker. */
@@ -202,10 +209,10 @@ export async function processSendJob(
     try {
       sent = await execute(app, provider, data);
     } catch (err) {
-      if (bulk) await recordBulkOutcome(app, data, false, sendClock(app).now());
+      if (bulk) await recordOutcome(app, data, false);
       throw err;
     }
-    if (bulk) await recordBulkOutcome(app, data, true, sendClock(app).now());
+    if (bulk) await recordOutcome(app, data, true);
     await notify(app, data, { ok: true, ...(sent && { sent }) });
     return sent ?? null;
   } catch (err) {
