@@ -11,7 +11,13 @@ let a: { companyId: number; admin: Session };
 let b: { companyId: number; admin: Session };
 let agent: Session;
 
-async function upload(path: string, token: string, name: string, bytes = 'hello', method = 'POST') {
+async function upload(
+  path: string,
+  token: string,
+  name: string,
+  bytes = '%PDF-1.4 hello',
+  method = 'POST',
+) {
   const form = new FormData();
   form.append('file', new Blob([bytes], { type: 'application/pdf' }), name);
   const res = await fetch(server.url + path, {

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import ExcelJS from 'exceljs';
 import { contactInput } from '@atende/shared';
 import type { AppContext } from '../../context.js';
@@ -81,28 +82,60 @@ const cellText = (value: ExcelJS.CellValue): string => {
   return String(value);
 };
 
-/** xlsx (zip) through exceljs, text as CSV; the legacy binary .xls format is refused. */
-export async function readSpreadsheet(buffer: Buffer): Promise<string[][]> {
-  if (buffer.subarray(0, 2).toString('latin1') === 'PK') {
-    const workbook = new ExcelJS.Workbook();
-    try {
-      await workbook.xlsx.load(buffer as unknown as ArrayBuffer);
-    } catch {
-      throw new AppError('ERR_IMPORT_FILE');
-    }
-    const sheet = workbook.worksheets[0];
-    if (!sheet) throw new AppError('ERR_IMPORT_FILE');
-    const table: string[][] = [];
-    sheet.eachRow((row) => {
-      const values = row.values as ExcelJS.CellValue[];
-      table.push(values.slice(1).map(cellText));
-    });
-    return table;
-  }
-  if (buffer.subarray(0, 4).equals(Buffer.from([0xd0, 0xcf, 0x11, 0xe0])) || buffer.includes(0)) {
+/** The largest sheet `POST /contacts/upload` reads (413 ERR_PAYLOAD_TOO_LARGE above it). */
+export const IMPORT_MAX_BYTES = 5 * 1024 * 1024;
+
+export type SheetKind = 'csv' | 'xlsx' | 'xls';
+
+const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+const CSV_TYPES = ['text/csv', 'text/plain', 'application/csv', 'text/x-csv'];
+/** Types a browser gives when it does not know better; the file name's extension decides. */
+const GENERIC_TYPES = ['', 'application/octet-stream', 'application/vnd.ms-excel'];
+
+/**
+ * What the uploader says the sheet is, by its declared type and, for generic types (and the
+ * `vnd.ms-excel` Windows gives .csv files), by its extension; undefined for anything else.
+ */
+export function sheetKindOf(file: { mimetype: string; originalName: string }): SheetKind | undefined {
+  const ext = /\.([a-z]+)$/i.exec(file.originalName)?.[1]?.toLowerCase();
+  if (file.mimetype === XLSX_TYPE) return 'xlsx';
+  if (CSV_TYPES.includes(file.mimetype)) return 'csv';
+  if (!GENERIC_TYPES.includes(file.mimetype)) return undefined;
+  if (ext === 'xlsx') return 'xlsx';
+  if (ext === 'csv' || ext === 'txt') return 'csv';
+  if (ext === 'xls' || file.mimetype === 'application/vnd.ms-excel') return 'xls';
+  return undefined;
+}
+
+const OLE = Buffer.from([0xd0, 0xcf, 0x11, 0xe0]);
+
+/** Whether a sheet's first bytes are what it was declared as (text has no NUL, no zip/OLE). */
+export function sheetMatches(kind: SheetKind, head: Buffer): boolean {
+  const zip = head.subarray(0, 4).toString('latin1') === 'PK\x03\x04';
+  const ole = head.subarray(0, 4).equals(OLE);
+  if (kind === 'xlsx') return zip;
+  if (kind === 'xls') return ole;
+  return !zip && !ole && !head.includes(0);
+}
+
+/** xlsx through exceljs, text as CSV; the legacy binary .xls format is refused. */
+export async function readSheetFile(kind: SheetKind, file: string): Promise<string[][]> {
+  if (kind === 'xls') throw new AppError('ERR_IMPORT_FILE');
+  if (kind === 'csv') return parseCsv(await readFile(file, 'utf8'));
+  const workbook = new ExcelJS.Workbook();
+  try {
+    await workbook.xlsx.readFile(file);
+  } catch {
     throw new AppError('ERR_IMPORT_FILE');
   }
-  return parseCsv(buffer.toString('utf8'));
+  const sheet = workbook.worksheets[0];
+  if (!sheet) throw new AppError('ERR_IMPORT_FILE');
+  const table: string[][] = [];
+  sheet.eachRow((row) => {
+    const values = row.values as ExcelJS.CellValue[];
+    table.push(values.slice(1).map(cellText));
+  });
+  return table;
 }
 
 /** Imports rows one by one: invalid or duplicate rows are reported, valid rows are kept. */
