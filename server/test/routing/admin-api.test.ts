@@ -139,7 +139,7 @@ describe('/queue', () => {
       headers: { authorization: `Bearer ${a.admin.token}` },
     });
     expect(file.status).toBe(200);
-    expect(await file.text()).toBe('hello');
+    expect(await file.text()).toBe('%PDF-1.4 hello');
     const none = await upload(`/queue/${q.id}/media-upload`, a.admin.token, '', '');
     expect(none.status).toBe(400);
     const del = await server.request('DELETE', `/queue/${q.id}/media-upload`, {
