@@ -193,11 +193,7 @@ const attachmentRoutes = () => [
   `/queue-options/${optionId}/media-upload`,
   `/quick-messages/${quickId}/media-upload`,
 ];
-const uploadRoutes = () => [
-  `/messages/${ticketId}`,
-  ...attachmentRoutes(),
-  '/contacts/upload',
-];
+const uploadRoutes = () => [`/messages/${ticketId}`, ...attachmentRoutes(), '/contacts/upload'];
 const fieldOf = (route: string) => (route.startsWith('/messages') ? 'medias' : 'file');
 
 describe('uploads are streamed to disk after authentication', () => {
@@ -244,9 +240,19 @@ describe('declared type and content', () => {
   it('refuses a file whose bytes are not its declared type, or an unknown type (415)', async () => {
     const cases: [string, Part][] = [
       [`/messages/${ticketId}`, { field: 'medias', bytes: PDF(100), type: 'image/png' }],
-      [`/messages/${ticketId}`, { field: 'medias', bytes: Buffer.from('4d5a9000', 'hex'), type: 'application/x-msdownload' }],
+      [
+        `/messages/${ticketId}`,
+        {
+          field: 'medias',
+          bytes: Buffer.from('4d5a9000', 'hex'),
+          type: 'application/x-msdownload',
+        },
+      ],
       [`/messages/${ticketId}`, { field: 'medias', bytes: '<svg/>', type: 'image/svg+xml' }],
-      ...attachmentRoutes().map((r): [string, Part] => [r, { bytes: 'hello', type: 'application/pdf' }]),
+      ...attachmentRoutes().map((r): [string, Part] => [
+        r,
+        { bytes: 'hello', type: 'application/pdf' },
+      ]),
       ...attachmentRoutes().map((r): [string, Part] => [r, { bytes: 'x', type: 'text/html' }]),
       ['/contacts/upload', { bytes: 'PK\x03\x04zip', type: 'text/csv', name: 'c.csv' }],
       ['/contacts/upload', { bytes: 'nome,numero\n', name: 'c.xlsx' }],
@@ -341,10 +347,16 @@ describe('bad input on upload routes is a 4xx that writes nothing', () => {
         ],
         [
           'too many files',
-          formOf(Array.from({ length: 11 }, () => ({ field, bytes: PDF(10), type: 'application/pdf' }))),
+          formOf(
+            Array.from({ length: 11 }, () => ({ field, bytes: PDF(10), type: 'application/pdf' })),
+          ),
           {},
         ],
-        ['unexpected field', formOf([{ field: 'outro', bytes: PDF(10), type: 'application/pdf' }]), {}],
+        [
+          'unexpected field',
+          formOf([{ field: 'outro', bytes: PDF(10), type: 'application/pdf' }]),
+          {},
+        ],
         ['no file', formOf([], { body: 'só texto' }), {}],
       ];
       for (const [what, body, headers] of junk) {
@@ -354,7 +366,9 @@ describe('bad input on upload routes is a 4xx that writes nothing', () => {
           expect(res.status, `${route} ${what}`).toBe(201);
           continue;
         }
-        expect(res.status, `${route} ${what}: ${JSON.stringify(res.body)}`).toBeGreaterThanOrEqual(400);
+        expect(res.status, `${route} ${what}: ${JSON.stringify(res.body)}`).toBeGreaterThanOrEqual(
+          400,
+        );
         expect(res.status, `${route} ${what}`).toBeLessThan(500);
         expect(await tempFiles(), `${route} ${what}`).toEqual([]);
       }

@@ -105,8 +105,7 @@ export async function storeMedia(
  * Where uploads are streamed to before they are checked and kept: inside DATA_DIR, on the same
  * filesystem as the media folder, so keeping a file is a rename.
  */
-export const uploadTempDir = (app: AppContext) =>
-  path.resolve(app.config.DATA_DIR, 'upload-tmp');
+export const uploadTempDir = (app: AppContext) => path.resolve(app.config.DATA_DIR, 'upload-tmp');
 
 /** A fresh temp file name in the upload folder (the folder exists after this resolves). */
 export async function newTempPath(app: AppContext, suffix = '.part'): Promise<string> {

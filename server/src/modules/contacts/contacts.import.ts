@@ -96,7 +96,10 @@ const GENERIC_TYPES = ['', 'application/octet-stream', 'application/vnd.ms-excel
  * What the uploader says the sheet is, by its declared type and, for generic types (and the
  * `vnd.ms-excel` Windows gives .csv files), by its extension; undefined for anything else.
  */
-export function sheetKindOf(file: { mimetype: string; originalName: string }): SheetKind | undefined {
+export function sheetKindOf(file: {
+  mimetype: string;
+  originalName: string;
+}): SheetKind | undefined {
   const ext = /\.([a-z]+)$/i.exec(file.originalName)?.[1]?.toLowerCase();
   if (file.mimetype === XLSX_TYPE) return 'xlsx';
   if (CSV_TYPES.includes(file.mimetype)) return 'csv';
