@@ -286,6 +286,28 @@ describe('declared type and content', () => {
   });
 });
 
+describe('resends', () => {
+  it('a resend of a known clientId with its file keeps one file and counts it once', async () => {
+    const form = () =>
+      formOf([{ field: 'medias', bytes: PDF(1000), type: 'application/pdf', name: 'r.pdf' }], {
+        clientId: `upload-${randomBytes(6).toString('hex')}`,
+      });
+    const once = form();
+    const clientId = once.get('clientId') as string;
+    const files = await mediaFiles(a.companyId);
+    const usage = await mediaUsage(server.app, a.companyId);
+    const first = await send(`/messages/${ticketId}`, a.admin.token, once);
+    const again = formOf([{ field: 'medias', bytes: PDF(1000), type: 'application/pdf' }], {
+      clientId,
+    });
+    const second = await send(`/messages/${ticketId}`, a.admin.token, again);
+    expect(first.status).toBe(201);
+    expect(second.body[0].id).toBe(first.body[0].id);
+    expect((await mediaFiles(a.companyId)).length).toBe(files.length + 1);
+    expect((await mediaUsage(server.app, a.companyId)).bytes).toBe(usage.bytes + 1000);
+  });
+});
+
 describe('bad input on upload routes is a 4xx that writes nothing', () => {
   it('an audio recording ffmpeg cannot convert is 400 ERR_INVALID_MEDIA', async () => {
     const before = await messageCount(ticketId);

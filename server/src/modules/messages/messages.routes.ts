@@ -11,6 +11,7 @@ import type { AppContext } from '../../context.js';
 import { AppError, ValidationError } from '../../http/errors.js';
 import { route } from '../../http/route.js';
 import { recordingToMp3 } from '../../whatsapp/media.js';
+import { releaseMedia } from '../../whatsapp/media-quota.js';
 import {
   discardUploads,
   keepUploads,
@@ -97,9 +98,12 @@ export function messagesRoutes(app: AppContext): Router {
       { params: ticketIdParams, body: messageSend, status: 201 },
       async ({ user, params, body: jsonBody, req, res }) => {
         const viewer = await viewerOf(user);
-        const multipart = req.is('multipart/form-data')
-          ? await multipartBody(app, req, res)
-          : undefined;
+        let multipart: Awaited<ReturnType<typeof multipartBody>> | undefined;
+        if (req.is('multipart/form-data')) {
+          // Files are read only for a ticket the caller may open.
+          assertCanOpen(viewer, await loadTicket(app.ds, user.companyId, params.ticketId));
+          multipart = await multipartBody(app, req, res);
+        }
         const body = multipart?.body ?? jsonBody;
         const files = multipart?.files ?? [];
         const quotedMsgId =
@@ -122,10 +126,16 @@ export function messagesRoutes(app: AppContext): Router {
         // sent; then one message per file, the text as the caption of the first.
         const temps = files.map((f) => f.path);
         try {
-          assertCanOpen(viewer, await loadTicket(app.ds, user.companyId, params.ticketId));
           const prepared = await prepareFiles(app, files, temps);
           const stored = await keepUploads(app, user.companyId, prepared);
           const messages = [];
+          // A send that fails leaves no file behind for it or the files after it.
+          const unsent = async () => {
+            const left = stored.slice(messages.length);
+            await discardUploads(left);
+            const bytes = left.reduce((sum, f) => sum + f.size, 0);
+            await releaseMedia(app, user.companyId, bytes);
+          };
           for (const [i, file] of prepared.entries()) {
             const sent = await sendMessage(app, viewer, {
               ticketId: params.ticketId,
@@ -139,7 +149,15 @@ export function messagesRoutes(app: AppContext): Router {
                 fileName: file.fileName,
                 voiceNote: file.recorded,
               },
+            }).catch(async (err: unknown) => {
+              await unsent();
+              throw err;
             });
+            // A resend of a known clientId keeps the first upload's file, not this copy.
+            if (sent.duplicate) {
+              await discardUploads([stored[i]!]);
+              await releaseMedia(app, user.companyId, stored[i]!.size);
+            }
             messages.push(sent.message);
           }
           return messages;
