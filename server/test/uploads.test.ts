@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { crc32, deflateRawSync } from 'node:zlib';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { spreadsheetText } from '../src/http/spreadsheet-cell.js';
@@ -23,6 +24,39 @@ const PDF = (size: number) => {
   bytes.write('%PDF-1.4\n');
   return bytes;
 };
+
+const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/** A one-entry zip (deflate), written by hand: the central directory declares the real size. */
+function zipOf(name: string, content: Buffer): Buffer {
+  const data = deflateRawSync(content, { level: 9 });
+  const nameBytes = Buffer.from(name);
+  const local = Buffer.alloc(30);
+  local.writeUInt32LE(0x04034b50, 0);
+  local.writeUInt16LE(20, 4);
+  local.writeUInt16LE(8, 8);
+  local.writeUInt32LE(crc32(content), 14);
+  local.writeUInt32LE(data.length, 18);
+  local.writeUInt32LE(content.length, 22);
+  local.writeUInt16LE(nameBytes.length, 26);
+  const central = Buffer.alloc(46);
+  central.writeUInt32LE(0x02014b50, 0);
+  central.writeUInt16LE(20, 4);
+  central.writeUInt16LE(20, 6);
+  central.writeUInt16LE(8, 10);
+  central.writeUInt32LE(crc32(content), 16);
+  central.writeUInt32LE(data.length, 20);
+  central.writeUInt32LE(content.length, 24);
+  central.writeUInt16LE(nameBytes.length, 28);
+  const dirOffset = local.length + nameBytes.length + data.length;
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(1, 8);
+  end.writeUInt16LE(1, 10);
+  end.writeUInt32LE(central.length + nameBytes.length, 12);
+  end.writeUInt32LE(dirOffset, 16);
+  return Buffer.concat([local, nameBytes, data, central, nameBytes, end]);
+}
 
 let server: TestServer;
 let dataDir: string;
@@ -347,6 +381,18 @@ describe('bad input on upload routes is a 4xx that writes nothing', () => {
       expect(big.status, route).toBe(413);
       expect(big.body.error).toBe('ERR_PAYLOAD_TOO_LARGE');
     }
+  });
+
+  it('an xlsx that unpacks to more than 64 MB (a zip bomb) is 413 before it is inflated', async () => {
+    const bomb = zipOf('xl/worksheets/sheet1.xml', Buffer.alloc(70 * MB, 0x20));
+    expect(bomb.length).toBeLessThan(MB);
+    const res = await send(
+      '/contacts/upload',
+      a.admin.token,
+      formOf([{ bytes: bomb, type: XLSX, name: 'bomba.xlsx' }]),
+    );
+    expect(res.status).toBe(413);
+    expect(res.body.error).toBe('ERR_PAYLOAD_TOO_LARGE');
   });
 
   it('junk multipart bodies, too many files and unexpected fields are 4xx on every route', async () => {

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { open, readFile } from 'node:fs/promises';
 import ExcelJS from 'exceljs';
 import { contactInput } from '@atende/shared';
 import type { AppContext } from '../../context.js';
@@ -121,10 +121,63 @@ export function sheetMatches(kind: SheetKind, head: Buffer): boolean {
   return !zip && !ole && !head.includes(0);
 }
 
+/** What an xlsx may unpack to: exceljs inflates it whole, so a zip bomb is refused first. */
+export const IMPORT_MAX_EXPANDED_BYTES = 64 * 1024 * 1024;
+
+const EOCD = 0x06054b50;
+const CENTRAL_ENTRY = 0x02014b50;
+
+/**
+ * The total uncompressed size a zip declares, from its central directory (no inflating).
+ * Zip64 markers count as unbounded; a zip without a readable directory is ERR_IMPORT_FILE.
+ */
+export async function zipExpandedBytes(file: string): Promise<number> {
+  const handle = await open(file, 'r');
+  try {
+    const { size } = await handle.stat();
+    const tailLength = Math.min(size, 22 + 0xffff);
+    const tail = Buffer.alloc(tailLength);
+    await handle.read(tail, 0, tailLength, size - tailLength);
+    let at = -1;
+    for (let i = tailLength - 22; i >= 0; i--) {
+      if (tail.readUInt32LE(i) === EOCD) {
+        at = i;
+        break;
+      }
+    }
+    if (at < 0) throw new AppError('ERR_IMPORT_FILE');
+    const entries = tail.readUInt16LE(at + 10);
+    const dirSize = tail.readUInt32LE(at + 12);
+    const dirOffset = tail.readUInt32LE(at + 16);
+    if (dirOffset + dirSize > size) throw new AppError('ERR_IMPORT_FILE');
+    const dir = Buffer.alloc(dirSize);
+    await handle.read(dir, 0, dirSize, dirOffset);
+    let total = 0;
+    let pos = 0;
+    for (let n = 0; n < entries; n++) {
+      if (pos + 46 > dir.length || dir.readUInt32LE(pos) !== CENTRAL_ENTRY) {
+        throw new AppError('ERR_IMPORT_FILE');
+      }
+      const expanded = dir.readUInt32LE(pos + 24);
+      total += expanded === 0xffffffff ? Infinity : expanded;
+      pos +=
+        46 + dir.readUInt16LE(pos + 28) + dir.readUInt16LE(pos + 30) + dir.readUInt16LE(pos + 32);
+    }
+    return total;
+  } finally {
+    await handle.close();
+  }
+}
+
 /** xlsx through exceljs, text as CSV; the legacy binary .xls format is refused. */
 export async function readSheetFile(kind: SheetKind, file: string): Promise<string[][]> {
   if (kind === 'xls') throw new AppError('ERR_IMPORT_FILE');
   if (kind === 'csv') return parseCsv(await readFile(file, 'utf8'));
+  if ((await zipExpandedBytes(file)) > IMPORT_MAX_EXPANDED_BYTES) {
+    throw new AppError('ERR_PAYLOAD_TOO_LARGE', {
+      details: { maxExpandedBytes: IMPORT_MAX_EXPANDED_BYTES },
+    });
+  }
   const workbook = new ExcelJS.Workbook();
   try {
     await workbook.xlsx.readFile(file);
