@@ -303,20 +303,20 @@ describe('declared type and content', () => {
     expect(await mediaFiles(a.companyId)).toEqual(files);
   });
 
-  it('keeps a file whose bytes agree with its type', async () => {
+  it.each([
+    ['image/png', 'png', '89504e470d0a1a0a00'],
+    ['image/jpg', 'jpg', 'ffd8ffe000104a464946'],
+    ['application/x-zip-compressed', 'zip', '504b030414000000'],
+    ['audio/x-wav', 'wav', '52494646000000005741564566'],
+    ['text/plain; charset=utf-8', 'txt', '6f6c61'],
+  ])('keeps a %s file whose bytes agree with it, as .%s', async (type, ext, hex) => {
     const res = await send(
       `/queue/${queueId}/media-upload`,
       a.admin.token,
-      formOf([
-        {
-          bytes: Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.from('rest')]),
-          type: 'image/png',
-          name: 'logo.png',
-        },
-      ]),
+      formOf([{ bytes: Buffer.from(hex, 'hex'), type, name: `arquivo.${ext}` }]),
     );
     expect(res.status).toBe(200);
-    expect(res.body.queue.mediaPath).toMatch(/\.png$/);
+    expect(res.body.queue.mediaPath).toMatch(new RegExp(`\\.${ext}$`));
   });
 });
 

@@ -21,12 +21,30 @@ import {
 } from './media.js';
 import { releaseMedia, reserveMedia } from './media-quota.js';
 
+/** Other names browsers and systems give the types we store (Windows calls a zip x-zip...). */
+const ALIASES: Record<string, string> = {
+  'image/jpg': 'image/jpeg',
+  'image/pjpeg': 'image/jpeg',
+  'audio/mp3': 'audio/mpeg',
+  'audio/x-wav': 'audio/wav',
+  'audio/wave': 'audio/wav',
+  'audio/x-m4a': 'audio/mp4',
+  'audio/m4a': 'audio/mp4',
+  'application/x-zip-compressed': 'application/zip',
+};
+
+/** A declared type without parameters, under the name our extension table uses. */
+export const declaredType = (mimetype: string): string => {
+  const type = baseMime(mimetype);
+  return ALIASES[type] ?? type;
+};
+
 const ascii = (bytes: Buffer, start: number, text: string) =>
   bytes.subarray(start, start + text.length).toString('latin1') === text;
 
 /** Whether the file's first bytes are what its declared type says. */
 export function contentMatches(mimetype: string, head: Buffer): boolean {
-  const type = baseMime(mimetype);
+  const type = declaredType(mimetype);
   switch (type) {
     case 'image/jpeg':
       return head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff;
@@ -208,7 +226,7 @@ export async function receiveUploads(
       parts: maxFiles + 20,
     },
     fileFilter: (_req, file, done) =>
-      accept({ mimetype: baseMime(file.mimetype), originalName: file.originalname })
+      accept({ mimetype: declaredType(file.mimetype), originalName: file.originalname })
         ? done(null, true)
         : done(new AppError('ERR_UNSUPPORTED_MEDIA_TYPE', { details: [file.originalname] })),
   }).fields(fields.map((name) => ({ name, maxCount: maxFiles })));
@@ -224,7 +242,7 @@ export async function receiveUploads(
         received.push({
           path: f.path,
           fieldname: f.fieldname,
-          mimetype: baseMime(f.mimetype),
+          mimetype: declaredType(f.mimetype),
           size: f.size,
           originalName: f.originalname,
         });
