@@ -14,6 +14,7 @@ const MB = 1024 * 1024;
 export const quotaBytes = (app: AppContext): number =>
   app.config.MEDIA_QUOTA_MB > 0 ? Math.floor(app.config.MEDIA_QUOTA_MB * MB) : Infinity;
 
+// The same folder as media.ts's companyMediaDir, spelt here so media.ts can import this file.
 const companyDir = (app: AppContext, companyId: number) =>
   path.join(path.resolve(app.config.DATA_DIR, 'media'), String(companyId));
 
