@@ -49,6 +49,7 @@ const schema = z
       .int()
       .positive()
       .default(64 * 1024 * 1024),
+    MEDIA_QUOTA_MB: z.coerce.number().nonnegative().default(2048),
     TICKET_AUTO_CLOSE_HOURS: z.coerce.number().nonnegative().default(24),
   })
   .superRefine((env, ctx) => {

@@ -392,6 +392,19 @@ export const ERRORS = {
     'File type not allowed.',
     'Tipo de archivo no permitido.',
   ),
+  // issue 11: uploads
+  ERR_STORAGE_QUOTA_EXCEEDED: entry(
+    413,
+    'O espaço de armazenamento de arquivos da empresa se esgotou.',
+    "The company's file storage quota is used up.",
+    'El espacio de almacenamiento de archivos de la empresa se agotó.',
+  ),
+  ERR_INVALID_MEDIA: entry(
+    400,
+    'Não foi possível processar o arquivo de mídia.',
+    'The media file could not be processed.',
+    'No se pudo procesar el archivo multimedia.',
+  ),
   ERR_NOT_SIMULATOR: entry(
     400,
     'Esta conexão não usa o simulador.',

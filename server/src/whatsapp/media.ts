@@ -4,14 +4,16 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Job } from 'bullmq';
 import type { AppContext } from '../context.js';
+import { AppError } from '../http/errors.js';
 import { logger } from '../logger.js';
 import { connectionQueue } from './connection-queue.js';
+import { recordMedia } from './media-quota.js';
 import { mediaResultHandlers, type MediaDownloadJob, type MediaDownloadResult } from './hooks.js';
 import type { OutboundMedia, WhatsAppProvider } from './port.js';
 
@@ -80,6 +82,10 @@ export interface StoredMedia {
   size: number;
 }
 
+/**
+ * Writes downloaded bytes (inbound media) into the company's folder. They are kept whatever the
+ * storage quota (a customer's message is never lost) and counted, flagging a company over it.
+ */
 export async function storeMedia(
   app: AppContext,
   companyId: number,
@@ -91,7 +97,21 @@ export async function storeMedia(
   const file = newMediaName(mimetype);
   const full = path.join(dir, file);
   await writeFile(full, bytes, { mode: 0o640 });
+  await recordMedia(app, companyId, bytes.byteLength);
   return { file, path: full, url: mediaUrl(file), mimetype, size: bytes.byteLength };
+}
+
+/**
+ * Where uploads are streamed to before they are checked and kept: inside DATA_DIR, on the same
+ * filesystem as the media folder, so keeping a file is a rename.
+ */
+export const uploadTempDir = (app: AppContext) => path.resolve(app.config.DATA_DIR, 'upload-tmp');
+
+/** A fresh temp file name in the upload folder (the folder exists after this resolves). */
+export async function newTempPath(app: AppContext, suffix = '.part'): Promise<string> {
+  const dir = uploadTempDir(app);
+  await mkdir(dir, { recursive: true, mode: 0o750 });
+  return path.join(dir, `${randomBytes(16).toString('hex')}${suffix}`);
 }
 
 /**
@@ -141,17 +161,26 @@ export async function toVoiceNote(_app: AppContext, input: string): Promise<stri
   return output;
 }
 
-/** A browser recording (webm/ogg) as mp3 at 128 kbps, the format recorded audio is kept in (core §4). */
-export async function recordingToMp3(bytes: Uint8Array): Promise<Uint8Array> {
-  const base = path.join(tmpdir(), `atende-rec-${randomBytes(8).toString('hex')}`);
-  await writeFile(`${base}.in`, bytes);
+/**
+ * A browser recording (webm/ogg) as mp3 at 128 kbps, the format recorded audio is kept in
+ * (core §4); returns a temp file beside the upload. A recording ffmpeg cannot read is bad input:
+ * ERR_INVALID_MEDIA, and no output is left behind.
+ */
+export async function recordingToMp3(app: AppContext, input: string): Promise<string> {
+  const output = await newTempPath(app, '.mp3');
   try {
-    await ffmpeg(['-i', `${base}.in`, '-vn', '-c:a', 'libmp3lame', '-b:a', '128k', `${base}.mp3`]);
-    return await readFile(`${base}.mp3`);
-  } finally {
-    await rm(`${base}.in`, { force: true });
-    await rm(`${base}.mp3`, { force: true });
+    await ffmpeg(['-i', input, '-vn', '-c:a', 'libmp3lame', '-b:a', '128k', '-f', 'mp3', output]);
+  } catch (err) {
+    await rm(output, { force: true });
+    // ffmpeg ran and refused the input (exit status) or choked on it (killed at the timeout);
+    // anything else (ffmpeg missing) is ours.
+    const failure = err as { code?: unknown; killed?: boolean };
+    if (typeof failure.code === 'number' || failure.killed) {
+      throw new AppError('ERR_INVALID_MEDIA');
+    }
+    throw err;
   }
+  return output;
 }
 
 export const MEDIA_ATTEMPTS = 5;

@@ -11,7 +11,13 @@ let a: { companyId: number; admin: Session };
 let b: { companyId: number; admin: Session };
 let agent: Session;
 
-async function upload(path: string, token: string, name: string, bytes = 'hello', method = 'POST') {
+async function upload(
+  path: string,
+  token: string,
+  name: string,
+  bytes = '%PDF-1.4 hello',
+  method = 'POST',
+) {
   const form = new FormData();
   form.append('file', new Blob([bytes], { type: 'application/pdf' }), name);
   const res = await fetch(server.url + path, {
@@ -133,7 +139,7 @@ describe('/queue', () => {
       headers: { authorization: `Bearer ${a.admin.token}` },
     });
     expect(file.status).toBe(200);
-    expect(await file.text()).toBe('hello');
+    expect(await file.text()).toBe('%PDF-1.4 hello');
     const none = await upload(`/queue/${q.id}/media-upload`, a.admin.token, '', '');
     expect(none.status).toBe(400);
     const del = await server.request('DELETE', `/queue/${q.id}/media-upload`, {

@@ -7,6 +7,7 @@ import { Routing1732235000000 } from './1732235000000-Routing.js';
 import { ChangePending1732239000000 } from './1732239000000-ChangePending.js';
 import { ChangePendingOrder1732239100000 } from './1732239100000-ChangePendingOrder.js';
 import { DurableJobs1732240600000 } from './1732240600000-DurableJobs.js';
+import { MediaUsage1732240500000 } from './1732240500000-MediaUsage.js';
 
 /** Every migration, in order. Add new ones at the end. */
 export const migrations = [
@@ -19,4 +20,5 @@ export const migrations = [
   ChangePending1732239000000,
   ChangePendingOrder1732239100000,
   DurableJobs1732240600000,
+  MediaUsage1732240500000,
 ];

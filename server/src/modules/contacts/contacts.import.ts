@@ -1,3 +1,4 @@
+import { open, readFile } from 'node:fs/promises';
 import ExcelJS from 'exceljs';
 import { contactInput } from '@atende/shared';
 import type { AppContext } from '../../context.js';
@@ -81,28 +82,116 @@ const cellText = (value: ExcelJS.CellValue): string => {
   return String(value);
 };
 
-/** xlsx (zip) through exceljs, text as CSV; the legacy binary .xls format is refused. */
-export async function readSpreadsheet(buffer: Buffer): Promise<string[][]> {
-  if (buffer.subarray(0, 2).toString('latin1') === 'PK') {
-    const workbook = new ExcelJS.Workbook();
-    try {
-      await workbook.xlsx.load(buffer as unknown as ArrayBuffer);
-    } catch {
-      throw new AppError('ERR_IMPORT_FILE');
+/** The largest sheet `POST /contacts/upload` reads (413 ERR_PAYLOAD_TOO_LARGE above it). */
+export const IMPORT_MAX_BYTES = 5 * 1024 * 1024;
+
+export type SheetKind = 'csv' | 'xlsx' | 'xls';
+
+const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+const CSV_TYPES = ['text/csv', 'text/plain', 'application/csv', 'text/x-csv'];
+/** Types a browser gives when it does not know better; the file name's extension decides. */
+const GENERIC_TYPES = ['', 'application/octet-stream', 'application/vnd.ms-excel'];
+
+/**
+ * What the uploader says the sheet is, by its declared type and, for generic types (and the
+ * `vnd.ms-excel` Windows gives .csv files), by its extension; undefined for anything else.
+ */
+export function sheetKindOf(file: {
+  mimetype: string;
+  originalName: string;
+}): SheetKind | undefined {
+  const ext = /\.([a-z]+)$/i.exec(file.originalName)?.[1]?.toLowerCase();
+  if (file.mimetype === XLSX_TYPE) return 'xlsx';
+  if (CSV_TYPES.includes(file.mimetype)) return 'csv';
+  if (!GENERIC_TYPES.includes(file.mimetype)) return undefined;
+  if (ext === 'xlsx') return 'xlsx';
+  if (ext === 'csv' || ext === 'txt') return 'csv';
+  if (ext === 'xls' || file.mimetype === 'application/vnd.ms-excel') return 'xls';
+  return undefined;
+}
+
+const OLE = Buffer.from([0xd0, 0xcf, 0x11, 0xe0]);
+
+/** Whether a sheet's first bytes are what it was declared as (text has no NUL, no zip/OLE). */
+export function sheetMatches(kind: SheetKind, head: Buffer): boolean {
+  const zip = head.subarray(0, 4).toString('latin1') === 'PK\x03\x04';
+  const ole = head.subarray(0, 4).equals(OLE);
+  if (kind === 'xlsx') return zip;
+  if (kind === 'xls') return ole;
+  return !zip && !ole && !head.includes(0);
+}
+
+/** What an xlsx may unpack to: exceljs inflates it whole, so a zip bomb is refused first. */
+export const IMPORT_MAX_EXPANDED_BYTES = 64 * 1024 * 1024;
+
+const EOCD = 0x06054b50;
+const CENTRAL_ENTRY = 0x02014b50;
+
+/**
+ * The total uncompressed size a zip declares, from its central directory (no inflating).
+ * Zip64 markers count as unbounded; a zip without a readable directory is ERR_IMPORT_FILE.
+ */
+export async function zipExpandedBytes(file: string): Promise<number> {
+  const handle = await open(file, 'r');
+  try {
+    const { size } = await handle.stat();
+    const tailLength = Math.min(size, 22 + 0xffff);
+    const tail = Buffer.alloc(tailLength);
+    await handle.read(tail, 0, tailLength, size - tailLength);
+    let at = -1;
+    for (let i = tailLength - 22; i >= 0; i--) {
+      if (tail.readUInt32LE(i) === EOCD) {
+        at = i;
+        break;
+      }
     }
-    const sheet = workbook.worksheets[0];
-    if (!sheet) throw new AppError('ERR_IMPORT_FILE');
-    const table: string[][] = [];
-    sheet.eachRow((row) => {
-      const values = row.values as ExcelJS.CellValue[];
-      table.push(values.slice(1).map(cellText));
-    });
-    return table;
+    if (at < 0) throw new AppError('ERR_IMPORT_FILE');
+    const entries = tail.readUInt16LE(at + 10);
+    const dirSize = tail.readUInt32LE(at + 12);
+    const dirOffset = tail.readUInt32LE(at + 16);
+    if (dirOffset + dirSize > size) throw new AppError('ERR_IMPORT_FILE');
+    const dir = Buffer.alloc(dirSize);
+    await handle.read(dir, 0, dirSize, dirOffset);
+    let total = 0;
+    let pos = 0;
+    for (let n = 0; n < entries; n++) {
+      if (pos + 46 > dir.length || dir.readUInt32LE(pos) !== CENTRAL_ENTRY) {
+        throw new AppError('ERR_IMPORT_FILE');
+      }
+      const expanded = dir.readUInt32LE(pos + 24);
+      total += expanded === 0xffffffff ? Infinity : expanded;
+      pos +=
+        46 + dir.readUInt16LE(pos + 28) + dir.readUInt16LE(pos + 30) + dir.readUInt16LE(pos + 32);
+    }
+    return total;
+  } finally {
+    await handle.close();
   }
-  if (buffer.subarray(0, 4).equals(Buffer.from([0xd0, 0xcf, 0x11, 0xe0])) || buffer.includes(0)) {
+}
+
+/** xlsx through exceljs, text as CSV; the legacy binary .xls format is refused. */
+export async function readSheetFile(kind: SheetKind, file: string): Promise<string[][]> {
+  if (kind === 'xls') throw new AppError('ERR_IMPORT_FILE');
+  if (kind === 'csv') return parseCsv(await readFile(file, 'utf8'));
+  if ((await zipExpandedBytes(file)) > IMPORT_MAX_EXPANDED_BYTES) {
+    throw new AppError('ERR_PAYLOAD_TOO_LARGE', {
+      details: { maxExpandedBytes: IMPORT_MAX_EXPANDED_BYTES },
+    });
+  }
+  const workbook = new ExcelJS.Workbook();
+  try {
+    await workbook.xlsx.readFile(file);
+  } catch {
     throw new AppError('ERR_IMPORT_FILE');
   }
-  return parseCsv(buffer.toString('utf8'));
+  const sheet = workbook.worksheets[0];
+  if (!sheet) throw new AppError('ERR_IMPORT_FILE');
+  const table: string[][] = [];
+  sheet.eachRow((row) => {
+    const values = row.values as ExcelJS.CellValue[];
+    table.push(values.slice(1).map(cellText));
+  });
+  return table;
 }
 
 /** Imports rows one by one: invalid or duplicate rows are reported, valid rows are kept. */

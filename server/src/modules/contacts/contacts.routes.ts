@@ -1,5 +1,4 @@
 import { Router } from 'express';
-import multer from 'multer';
 import {
   contactImport,
   contactInput,
@@ -11,8 +10,17 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import { route } from '../../http/route.js';
+import { csvCell } from '../../http/spreadsheet-cell.js';
+import { discardUploads, receiveUploads } from '../../whatsapp/media-upload.js';
 import { withChanges } from '../changes/publish.js';
-import { importContacts, readSpreadsheet, rowsToContacts } from './contacts.import.js';
+import {
+  IMPORT_MAX_BYTES,
+  importContacts,
+  readSheetFile,
+  rowsToContacts,
+  sheetKindOf,
+  sheetMatches,
+} from './contacts.import.js';
 import {
   contactChange,
   findContactByNumber,
@@ -23,9 +31,6 @@ import {
 } from './contacts.service.js';
 
 export const CONTACTS_PAGE_SIZE = 20;
-const upload = multer({ storage: multer.memoryStorage(), limits: { fileSize: 5 * 1024 * 1024 } });
-
-const csvCell = (v: unknown) => `"${String(v ?? '').replace(/"/g, '""')}"`;
 
 export function contactsRoutes(app: AppContext): Router {
   const router = Router();
@@ -166,14 +171,27 @@ export function contactsRoutes(app: AppContext): Router {
     ),
   );
 
+  // The sheet is read only after route() authenticated the caller, streamed to a temp file,
+  // checked against its declared kind, and removed once read.
   router.post(
     '/contacts/upload',
-    upload.single('file'),
-    route(app, {}, async ({ scope, req }) => {
-      const file = req.file;
-      if (!file) throw new AppError('ERR_IMPORT_FILE');
-      const rows = rowsToContacts(await readSpreadsheet(file.buffer));
-      return importContacts(app, scope.companyId, rows);
+    route(app, {}, async ({ scope, req, res }) => {
+      const files = await receiveUploads(app, req, res, {
+        fields: ['file'],
+        maxFiles: 1,
+        maxBytes: IMPORT_MAX_BYTES,
+        accept: (file) => sheetKindOf(file) !== undefined,
+        matches: (file, head) => sheetMatches(sheetKindOf(file)!, head),
+      });
+      try {
+        const [file] = files;
+        if (!file) throw new AppError('ERR_IMPORT_FILE');
+        const table = await readSheetFile(sheetKindOf(file)!, file.path);
+        await discardUploads(files);
+        return await importContacts(app, scope.companyId, rowsToContacts(table));
+      } finally {
+        await discardUploads(files);
+      }
     }),
   );
 

@@ -1,5 +1,5 @@
-import { Router } from 'express';
-import multer from 'multer';
+import { stat } from 'node:fs/promises';
+import { Router, type Request, type Response } from 'express';
 import {
   idParams,
   messageEdit,
@@ -8,9 +8,16 @@ import {
   ticketIdParams,
 } from '@atende/shared';
 import type { AppContext } from '../../context.js';
-import { AppError } from '../../http/errors.js';
+import { AppError, ValidationError } from '../../http/errors.js';
 import { route } from '../../http/route.js';
-import { recordingToMp3, storeMedia } from '../../whatsapp/media.js';
+import { recordingToMp3 } from '../../whatsapp/media.js';
+import { releaseMedia } from '../../whatsapp/media-quota.js';
+import {
+  discardUploads,
+  keepUploads,
+  receiveUploads,
+  type ReceivedFile,
+} from '../../whatsapp/media-upload.js';
 import { withChanges } from '../changes/publish.js';
 import { loadTicket, ticketChange } from '../tickets/tickets.queries.js';
 import { assertCanOpen, loadViewer } from '../tickets/visibility.js';
@@ -24,13 +31,50 @@ import { enqueueAction, refOf, sendMessage } from './messages.service.js';
 const RECORDING = /^audio\/(webm|ogg)\b/;
 
 export const UPLOAD_LIMITS = { fileSize: 64 * 1024 * 1024, files: 10 };
-const upload = multer({ storage: multer.memoryStorage(), limits: UPLOAD_LIMITS });
 
-/** Multipart only when the request is multipart; JSON bodies pass through untouched. */
-const maybeMultipart: ReturnType<typeof upload.array> = (req, res, next) =>
-  req.is('multipart/form-data')
-    ? upload.array('medias', UPLOAD_LIMITS.files)(req, res, next)
-    : next();
+/** A multipart body is read only here, after route() authenticated the caller. */
+async function multipartBody(app: AppContext, req: Request, res: Response) {
+  const files = await receiveUploads(app, req, res, {
+    fields: ['medias'],
+    maxFiles: UPLOAD_LIMITS.files,
+    maxBytes: Math.min(UPLOAD_LIMITS.fileSize, app.config.UPLOAD_MAX_BYTES),
+  });
+  const parsed = messageSend.safeParse(req.body ?? {});
+  if (parsed.success) return { files, body: parsed.data };
+  await discardUploads(files);
+  throw new ValidationError(
+    parsed.error.issues.map((i) => ({
+      path: ['body', ...i.path.map(String)].join('.'),
+      message: i.message,
+    })),
+  );
+}
+
+/**
+ * The files of one send, ready to keep: recordings converted to mp3 (a recording ffmpeg cannot
+ * read is ERR_INVALID_MEDIA), each with the type and name it is kept and sent under.
+ */
+async function prepareFiles(app: AppContext, files: ReceivedFile[], temps: string[]) {
+  const prepared = [];
+  for (const file of files) {
+    const recorded = RECORDING.test(file.mimetype);
+    if (!recorded) {
+      prepared.push({ ...file, recorded, fileName: file.originalName });
+      continue;
+    }
+    const mp3 = await recordingToMp3(app, file.path);
+    temps.push(mp3);
+    prepared.push({
+      ...file,
+      path: mp3,
+      mimetype: 'audio/mpeg',
+      size: (await stat(mp3)).size,
+      recorded,
+      fileName: file.originalName.replace(/\.\w+$/, '') + '.mp3',
+    });
+  }
+  return prepared;
+}
 
 export function messagesRoutes(app: AppContext): Router {
   const router = Router();
@@ -49,15 +93,21 @@ export function messagesRoutes(app: AppContext): Router {
 
   router.post(
     '/messages/:ticketId',
-    maybeMultipart,
     route(
       app,
       { params: ticketIdParams, body: messageSend, status: 201 },
-      async ({ user, params, body, req, res }) => {
+      async ({ user, params, body: jsonBody, req, res }) => {
         const viewer = await viewerOf(user);
+        let multipart: Awaited<ReturnType<typeof multipartBody>> | undefined;
+        if (req.is('multipart/form-data')) {
+          // Files are read only for a ticket the caller may open.
+          assertCanOpen(viewer, await loadTicket(app.ds, user.companyId, params.ticketId));
+          multipart = await multipartBody(app, req, res);
+        }
+        const body = multipart?.body ?? jsonBody;
+        const files = multipart?.files ?? [];
         const quotedMsgId =
           typeof body.quotedMsg === 'number' ? body.quotedMsg : body.quotedMsg?.id;
-        const files = (req.files as Express.Multer.File[] | undefined) ?? [];
         if (files.length === 0) {
           const sent = await sendMessage(app, viewer, {
             ticketId: params.ticketId,
@@ -72,33 +122,48 @@ export function messagesRoutes(app: AppContext): Router {
           }
           return sent.message;
         }
-        // One message per file; the text goes as the caption of the first.
-        const messages = [];
-        for (const [i, file] of files.entries()) {
-          const ticket = await loadTicket(app.ds, user.companyId, params.ticketId);
-          assertCanOpen(viewer, ticket);
-          const recorded = RECORDING.test(file.mimetype);
-          const mimetype = recorded ? 'audio/mpeg' : file.mimetype;
-          const bytes = recorded ? await recordingToMp3(file.buffer) : file.buffer;
-          const stored = await storeMedia(app, user.companyId, bytes, mimetype);
-          const sent = await sendMessage(app, viewer, {
-            ticketId: params.ticketId,
-            body: i === 0 ? body.body : '',
-            quotedMsgId: i === 0 ? quotedMsgId : undefined,
-            clientId: body.clientId && `${body.clientId}:${i}`,
-            media: {
-              path: stored.path,
-              url: stored.url,
-              mimetype,
-              fileName: recorded
-                ? file.originalname.replace(/\.\w+$/, '') + '.mp3'
-                : file.originalname,
-              voiceNote: recorded,
-            },
-          });
-          messages.push(sent.message);
+        // Every file is checked, converted and counted against the quota before any is kept or
+        // sent; then one message per file, the text as the caption of the first.
+        const temps = files.map((f) => f.path);
+        try {
+          const prepared = await prepareFiles(app, files, temps);
+          const stored = await keepUploads(app, user.companyId, prepared);
+          const messages = [];
+          // A send that fails leaves no file behind for it or the files after it.
+          const unsent = async () => {
+            const left = stored.slice(messages.length);
+            await discardUploads(left);
+            const bytes = left.reduce((sum, f) => sum + f.size, 0);
+            await releaseMedia(app, user.companyId, bytes);
+          };
+          for (const [i, file] of prepared.entries()) {
+            const sent = await sendMessage(app, viewer, {
+              ticketId: params.ticketId,
+              body: i === 0 ? body.body : '',
+              quotedMsgId: i === 0 ? quotedMsgId : undefined,
+              clientId: body.clientId && `${body.clientId}:${i}`,
+              media: {
+                path: stored[i]!.path,
+                url: stored[i]!.url,
+                mimetype: file.mimetype,
+                fileName: file.fileName,
+                voiceNote: file.recorded,
+              },
+            }).catch(async (err: unknown) => {
+              await unsent();
+              throw err;
+            });
+            // A resend of a known clientId keeps the first upload's file, not this copy.
+            if (sent.duplicate) {
+              await discardUploads([stored[i]!]);
+              await releaseMedia(app, user.companyId, stored[i]!.size);
+            }
+            messages.push(sent.message);
+          }
+          return messages;
+        } finally {
+          await discardUploads(temps.map((p) => ({ path: p })));
         }
-        return messages;
       },
     ),
   );

@@ -1,11 +1,18 @@
-// Attachments of queues, option-tree nodes and quick messages: one file per row, stored under
-// $DATA_DIR/media/<companyId>/ with a random name; the original name is kept only for display.
-import { rm } from 'node:fs/promises';
+// Attachments of queues, option-tree nodes and quick messages: one file per row, streamed to a
+// temp file, checked against its declared type, then kept under $DATA_DIR/media/<companyId>/ with
+// a random name (counted against the storage quota); the original name is kept only for display.
+import { rm, stat } from 'node:fs/promises';
 import type { Request, Response } from 'express';
-import multer from 'multer';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
-import { companyMediaPath, storeMedia } from '../../whatsapp/media.js';
+import { companyMediaPath } from '../../whatsapp/media.js';
+import { releaseMedia } from '../../whatsapp/media-quota.js';
+import {
+  discardUploads,
+  keepUploads,
+  receiveUploads,
+  type ReceivedFile,
+} from '../../whatsapp/media-upload.js';
 
 export interface Attachment {
   /** The stored file name (random), relative to the company's media folder. */
@@ -18,46 +25,39 @@ export interface Attachment {
 export const displayName = (original: string): string =>
   original.replace(/[/\\]/g, '_').replace(/\s/g, '_').slice(0, 200);
 
-/** Reads one multipart file (field `file` or `medias`) after the route has authenticated. */
+/**
+ * Reads one multipart file (field `file` or `medias`) into a temp file, after the route has
+ * authenticated. Pass it to `storeAttachment`, which keeps it or removes it.
+ */
 export async function receiveFile(
   app: AppContext,
   req: Request,
   res: Response,
-): Promise<Express.Multer.File> {
-  const upload = multer({
-    storage: multer.memoryStorage(),
-    limits: { fileSize: app.config.UPLOAD_MAX_BYTES, files: 1 },
-  }).fields([
-    { name: 'file', maxCount: 1 },
-    { name: 'medias', maxCount: 1 },
-  ]);
-  await new Promise<void>((resolve, reject) => {
-    upload(req, res, (err: unknown) => {
-      if (!err) return resolve();
-      if (err instanceof multer.MulterError && err.code === 'LIMIT_FILE_SIZE') {
-        return reject(new AppError('ERR_PAYLOAD_TOO_LARGE'));
-      }
-      reject(new AppError('ERR_VALIDATION', { details: 'file' }));
-    });
-  });
-  const files = req.files as Record<string, Express.Multer.File[]> | undefined;
-  const file = files?.file?.[0] ?? files?.medias?.[0];
-  if (!file || file.size === 0) throw new AppError('ERR_VALIDATION', { details: 'file' });
+): Promise<ReceivedFile> {
+  const files = await receiveUploads(app, req, res, { fields: ['file', 'medias'], maxFiles: 1 });
+  const [file, ...extra] = files;
+  if (!file || extra.length) {
+    await discardUploads(files);
+    throw new AppError('ERR_VALIDATION', { details: [{ path: 'body.file', message: 'one file' }] });
+  }
   return file;
 }
 
-/** Stores the uploaded file of a company and answers its attachment fields. */
+/** Keeps the received file of a company and answers its attachment fields. */
 export async function storeAttachment(
   app: AppContext,
   companyId: number,
-  file: Express.Multer.File,
+  file: ReceivedFile,
 ): Promise<Attachment> {
-  const mimetype = file.mimetype || 'application/octet-stream';
-  const stored = await storeMedia(app, companyId, file.buffer, mimetype);
-  return { mediaPath: stored.file, mediaName: displayName(file.originalname || stored.file) };
+  try {
+    const [stored] = await keepUploads(app, companyId, [file]);
+    return { mediaPath: stored!.file, mediaName: displayName(file.originalName || stored!.file) };
+  } finally {
+    await discardUploads([file]);
+  }
 }
 
-/** Removes a stored attachment; a file already gone is fine. */
+/** Removes a stored attachment and gives its bytes back to the quota; a file gone is fine. */
 export async function removeAttachment(
   app: AppContext,
   companyId: number,
@@ -65,5 +65,8 @@ export async function removeAttachment(
 ): Promise<void> {
   if (!mediaPath) return;
   const full = companyMediaPath(app, companyId, mediaPath);
-  if (full) await rm(full, { force: true });
+  if (!full) return;
+  const info = await stat(full).catch(() => undefined);
+  await rm(full, { force: true });
+  if (info) await releaseMedia(app, companyId, info.size);
 }
