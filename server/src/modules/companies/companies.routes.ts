@@ -13,6 +13,7 @@ import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import { pageOf } from '../../http/paging.js';
 import { route } from '../../http/route.js';
+import { beforeSignUp } from '../auth/limits.js';
 import type { AuthUser } from '../auth/tokens.js';
 import { PlanEntity } from '../plans/plan.entity.js';
 import { publicPlan } from '../plans/plans.routes.js';
@@ -45,7 +46,9 @@ export function companiesRoutes(app: AppContext): Router {
 
   router.post(
     '/companies/cadastro',
-    route(app, { access: 'public', body: signupBody, status: 201 }, async ({ body }) => {
+    route(app, { access: 'public', body: signupBody, status: 201 }, async ({ body, req, res }) => {
+      // Counted before any work (a sign-up hashes a password and writes a company).
+      await beforeSignUp(app, res, req.ip ?? 'unknown');
       const company = await signUp(app, body);
       return { id: company.id, name: company.name, dueDate: company.dueDate };
     }),
