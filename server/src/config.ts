@@ -42,7 +42,7 @@ const schema = z
       .default(15 * 60_000),
     /** Concurrent refreshes with one refresh token all succeed within this window. */
     REFRESH_GRACE_MS: z.coerce.number().int().min(0).default(30_000),
-    SIGNUP_RATE_LIMIT: z.coerce.number().int().positive().default(3),
+    SIGNUP_RATE_LIMIT: z.coerce.number().int().positive().default(5),
     SIGNUP_GLOBAL_LIMIT: z.coerce.number().int().positive().default(60),
     SIGNUP_RATE_WINDOW_MS: z.coerce
       .number()
