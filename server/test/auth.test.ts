@@ -11,7 +11,10 @@ const me = (token: string) => server.request('GET', '/auth/me', { token });
 const cookieOf = (answer: Answer<unknown>) =>
   (answer.headers.get('set-cookie') ?? '').split(';')[0]!;
 const claimsOf = (token: string) =>
-  JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { tv: number; sid: string };
+  JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as {
+    tv: number;
+    sid: string;
+  };
 const tokenVersionOf = (token: string): number => claimsOf(token).tv;
 
 /** The grace window of the user's live sessions passes (as if REFRESH_GRACE_MS went by). */

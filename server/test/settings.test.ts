@@ -78,7 +78,8 @@ describe('settings', () => {
     expect(agentList.status).toBe(200);
     const agentKeys = agentList.body.map((s: { key: string }) => s.key);
     expect(agentKeys).toContain('userRating');
-    for (const key of ['asaas', 'tokenixc', 'clientsecretmkauth']) expect(agentKeys).not.toContain(key);
+    for (const key of ['asaas', 'tokenixc', 'clientsecretmkauth'])
+      expect(agentKeys).not.toContain(key);
     const agentOne = await server.request('GET', '/settings/asaas', { token: agent.token });
     expect(agentOne.status).toBe(403);
 

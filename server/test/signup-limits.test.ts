@@ -44,7 +44,8 @@ describe('public sign-up limits (issue 19 item 4)', () => {
 
     // Other addresses: three more fit under the platform-wide 6, then everyone waits.
     const others = [];
-    for (const ip of ['10.2.0.1', '10.3.0.1', '10.4.0.1', '10.5.0.1']) others.push(await signup(ip));
+    for (const ip of ['10.2.0.1', '10.3.0.1', '10.4.0.1', '10.5.0.1'])
+      others.push(await signup(ip));
     expect(others.map((r) => r.status)).toEqual([201, 201, 201, 429]);
     expect(others[3]!.body.error).toBe('ERR_SIGNUP_BUSY');
     expect(others[3]!.body.message).toBe(

@@ -136,9 +136,10 @@ describe('users', () => {
       });
       expect(res.status).toBe(403);
       expect(res.body.error).toBe('ERR_NO_PERMISSION');
-      const [row] = await server.app.ds.query('SELECT name, email, profile FROM users WHERE id = $1', [
-        superId,
-      ]);
+      const [row] = await server.app.ds.query(
+        'SELECT name, email, profile FROM users WHERE id = $1',
+        [superId],
+      );
       expect(row).toEqual({ name: 'Admin', email: ADMIN.email, profile: 'admin' });
       expect((await server.login(ADMIN.email, ADMIN.password)).token).toBeTruthy();
     });

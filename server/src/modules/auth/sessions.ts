@@ -3,7 +3,12 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import { logger } from '../../logger.js';
-import { decodeRefreshToken, signAccessToken, signRefreshToken, type SessionRef } from './tokens.js';
+import {
+  decodeRefreshToken,
+  signAccessToken,
+  signRefreshToken,
+  type SessionRef,
+} from './tokens.js';
 
 /**
  * Session families (docs/decisions.md, "Auth"): a sign-in starts a family (a row of

@@ -37,7 +37,12 @@ export interface SessionRef {
 
 export function signAccessToken(app: AppContext, session: SessionRef): string {
   return jwt.sign(
-    { id: session.id, companyId: session.companyId, tv: session.tokenVersion, sid: session.sessionId },
+    {
+      id: session.id,
+      companyId: session.companyId,
+      tv: session.tokenVersion,
+      sid: session.sessionId,
+    },
     app.config.JWT_SECRET,
     { expiresIn: app.config.ACCESS_TOKEN_TTL as SignOptions['expiresIn'] },
   );

@@ -18,7 +18,9 @@ export function settingsRoutes(app: AppContext): Router {
 
   router.get(
     '/settings',
-    route(app, {}, async ({ user }) => visibleSettings(user, await app.settings.list(user.companyId))),
+    route(app, {}, async ({ user }) =>
+      visibleSettings(user, await app.settings.list(user.companyId)),
+    ),
   );
 
   router.get(
@@ -56,8 +58,7 @@ export function settingsRoutes(app: AppContext): Router {
         }
         // Write-only: the masked value a client shows, sent back unchanged, keeps the secret.
         const current = (await app.settings.get(companyId, params.key)) ?? '';
-        const value =
-          current !== '' && parsed.data === maskSecret(current) ? current : parsed.data;
+        const value = current !== '' && parsed.data === maskSecret(current) ? current : parsed.data;
         const saved = await app.settings.set(companyId, params.key, value);
         const setting = { ...saved, value: maskSecret(saved.value) };
         app.realtime.toCompanyAdmins(companyId, 'settings', { action: 'update', setting });

@@ -2,17 +2,10 @@ import { Router } from 'express';
 import { idParams, pageQuery, userInput, userUpdate } from '@atende/shared';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
-import { AppError } from '../../http/errors.js';
 import { pageOf } from '../../http/paging.js';
 import { route } from '../../http/route.js';
 import { UserEntity } from './user.entity.js';
-import {
-  createUser,
-  deleteUser,
-  publicUser,
-  queuesOfUsers,
-  updateUser,
-} from './users.service.js';
+import { createUser, deleteUser, publicUser, queuesOfUsers, updateUser } from './users.service.js';
 
 export function usersRoutes(app: AppContext): Router {
   const router = Router();

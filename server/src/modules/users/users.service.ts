@@ -151,11 +151,7 @@ function assertMayManage(actor: AuthUser, target: Pick<User, 'id' | 'super'>): v
 }
 
 /** Deletes a user of the caller's company; never oneself, never a super user. */
-export async function deleteUser(
-  scope: TenantScope,
-  actor: AuthUser,
-  id: number,
-): Promise<void> {
+export async function deleteUser(scope: TenantScope, actor: AuthUser, id: number): Promise<void> {
   if (id === actor.id) throw new AppError('ERR_CANNOT_DELETE_SELF');
   const target = await scope.repo(UserEntity, 'ERR_NO_USER_FOUND').get(id);
   assertMayManage(actor, target);
@@ -203,6 +199,7 @@ export async function updateUser(
     if (queueIds) await setQueues(manager, id, queueIds);
     return saved;
   });
-  if (password) await publishSessionsEnded(app, { userId: id, sessionId: null, reason: 'password' });
+  if (password)
+    await publishSessionsEnded(app, { userId: id, sessionId: null, reason: 'password' });
   return publicUser(user, (await queuesOfUsers(app.ds, [id])).get(id) ?? []);
 }
