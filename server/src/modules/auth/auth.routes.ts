@@ -222,12 +222,18 @@ export function authRoutes(app: AppContext): Router {
         user.resetAttempts <= RESET_MAX_ATTEMPTS &&
         timingSafeEqual(given, Buffer.from(user.resetTokenHash));
       if (!valid) throw new AppError('ERR_INVALID_RESET_TOKEN');
-      await app.ds.query(
+      const [changed] = (await app.ds.query(
         `UPDATE users SET "passwordHash" = $2, "resetTokenHash" = NULL, "resetTokenExpiresAt" = NULL,
-           "resetAttempts" = 0, "tokenVersion" = "tokenVersion" + 1 WHERE id = $1`,
+           "resetAttempts" = 0, "tokenVersion" = "tokenVersion" + 1 WHERE id = $1
+         RETURNING "tokenVersion"`,
         [user.id, await hashPassword(strong.data)],
-      );
-      await publishSessionsEnded(app, { userId: user.id, sessionId: null, reason: 'password' });
+      )) as [{ tokenVersion: number }[], number];
+      await publishSessionsEnded(app, {
+        userId: user.id,
+        sessionId: null,
+        tokenVersion: changed[0]!.tokenVersion,
+        reason: 'password',
+      });
       return { message: 'Senha redefinida com sucesso.' };
     }),
   );

@@ -21,8 +21,10 @@ import {
 /** Why sessions ended; published on `sessionsEndedChannel` for whoever holds live connections. */
 export const sessionsEnded = z.object({
   userId: z.number(),
-  /** One family, or null when every session of the user ended (tokenVersion moved). */
+  /** One family ended (logout, reuse), or null: every session below `tokenVersion` ended. */
   sessionId: z.string().nullable(),
+  /** With sessionId null: the user's new tokenVersion; tokens carrying a lower one are dead. */
+  tokenVersion: z.number().nullable(),
   reason: z.enum(['login', 'logout', 'reuse', 'password']),
 });
 export type SessionsEnded = z.infer<typeof sessionsEnded>;
@@ -88,7 +90,12 @@ export async function startSession(
     );
     return { accessToken: signAccessToken(app, session), refreshToken: refresh.token, session };
   });
-  await publishSessionsEnded(app, { userId: user.id, sessionId: null, reason: 'login' });
+  await publishSessionsEnded(app, {
+    userId: user.id,
+    sessionId: null,
+    tokenVersion: issued.session.tokenVersion,
+    reason: 'login',
+  });
   return issued;
 }
 
@@ -163,6 +170,7 @@ export async function refreshSession(app: AppContext, token: string): Promise<Is
     await publishSessionsEnded(app, {
       userId: outcome.userId,
       sessionId: claims.sid,
+      tokenVersion: null,
       reason: 'reuse',
     });
   }
@@ -192,7 +200,7 @@ export async function endSession(
      WHERE id = $1 AND "userId" = $2 AND "revokedAt" IS NULL`,
     [sessionId, userId],
   );
-  await publishSessionsEnded(app, { userId, sessionId, reason: 'logout' });
+  await publishSessionsEnded(app, { userId, sessionId, tokenVersion: null, reason: 'logout' });
 }
 
 /** The sid of a refresh token that verifies (for logout without an access token). */

@@ -199,7 +199,13 @@ export async function updateUser(
     if (queueIds) await setQueues(manager, id, queueIds);
     return saved;
   });
-  if (password)
-    await publishSessionsEnded(app, { userId: id, sessionId: null, reason: 'password' });
+  if (changes.tokenVersion !== undefined) {
+    await publishSessionsEnded(app, {
+      userId: id,
+      sessionId: null,
+      tokenVersion: changes.tokenVersion,
+      reason: 'password',
+    });
+  }
   return publicUser(user, (await queuesOfUsers(app.ds, [id])).get(id) ?? []);
 }
