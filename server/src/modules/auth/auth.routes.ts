@@ -80,6 +80,8 @@ async function checkCompany(app: AppContext, user: { companyId: number; super: b
 export function authRoutes(app: AppContext): Router {
   const router = Router();
   router.use(['/auth', '/forgetpassword', '/resetpasswords'], noStore);
+  // Ready before the first sign-in with an unknown e-mail, so that one is not slower either.
+  void dummyPasswordHash();
 
   router.post(
     '/auth/login',

@@ -75,9 +75,12 @@ export async function afterLoginFailure(app: AppContext, attempt: LoginAttempt, 
 /** A right password: the attempt counts nothing, and this pair starts afresh. */
 export async function afterLoginSuccess(app: AppContext, attempt: LoginAttempt) {
   const keys = loginKeys(attempt);
+  const ipKey = key(app, keys.ip);
   await app.redis
     .multi()
-    .decr(key(app, keys.ip))
+    .decr(ipKey)
+    // Had the window ended meanwhile, the refund must not leave a key that never expires.
+    .pexpire(ipKey, app.config.LOGIN_RATE_WINDOW_MS, 'NX')
     .del(key(app, keys.pair), key(app, keys.wait))
     .exec();
 }

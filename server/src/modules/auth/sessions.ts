@@ -76,6 +76,13 @@ export async function startSession(
        WHERE "userId" = $1 AND "revokedAt" IS NULL`,
       [user.id],
     );
+    // Ended families are kept a day (for a look at why), then go; a token of a missing family
+    // is refused just the same.
+    await manager.query(
+      `DELETE FROM auth_sessions WHERE "userId" = $1
+         AND ("revokedAt" < now() - interval '1 day' OR "expiresAt" < now())`,
+      [user.id],
+    );
     await manager.query(
       `INSERT INTO auth_sessions (id, "userId", "tokenVersion", generation, "expiresAt", ip, "userAgent")
        VALUES ($1, $2, $3, 1, $4, $5, $6)`,
