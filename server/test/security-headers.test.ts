@@ -25,11 +25,11 @@ describe('headers and operations endpoints (issue 11 item 8)', () => {
   });
 
   it.each([
-    ['no token', undefined, 404],
-    ['a wrong token', 'not-the-metrics-token', 404],
-    ['a user-looking token', 'eyJhbGciOiJIUzI1NiJ9.e30.x', 404],
-    ['the METRICS_TOKEN', METRICS_TOKEN, 200],
-  ])('GET /metrics with %s answers %i', async (_name, token, status) => {
+    ['no token', 404, undefined],
+    ['a wrong token', 404, 'not-the-metrics-token'],
+    ['a user-looking token', 404, 'eyJhbGciOiJIUzI1NiJ9.e30.x'],
+    ['the METRICS_TOKEN', 200, METRICS_TOKEN],
+  ])('GET /metrics with %s answers %i', async (_name, status, token) => {
     const res = await server.request<string>('GET', '/metrics', { token });
     expect(res.status).toBe(status);
     if (status === 200) expect(res.body).toContain('http_request_duration_seconds');
