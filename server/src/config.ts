@@ -1,6 +1,8 @@
 import { z } from 'zod';
 
 const DEFAULT_SECRET = 'atende-dev-secret-change-me';
+/** The seeded super user's password outside production when ADMIN_PASSWORD is unset. */
+const DEV_ADMIN_PASSWORD = 'admin123';
 
 const bool = z
   .enum(['on', 'off', 'true', 'false', '1', '0'])
@@ -22,7 +24,8 @@ const schema = z
     ACCESS_TOKEN_TTL: z.string().default('15m'),
     REFRESH_TOKEN_TTL: z.string().default('7d'),
     ADMIN_EMAIL: z.string().email().default('admin@atende.local'),
-    ADMIN_PASSWORD: z.string().min(5).default('admin123'),
+    /** Unset in production: the seed generates a random password and prints it once. */
+    ADMIN_PASSWORD: z.string().min(5).optional(),
     SMTP_URL: z.string().url().optional(),
     MAIL_FROM: z.string().default('Atende <no-reply@atende.local>'),
     SIMULATOR: bool.optional(),
@@ -37,6 +40,23 @@ const schema = z
       .int()
       .positive()
       .default(15 * 60_000),
+    /** Concurrent refreshes with one refresh token all succeed within this window. */
+    REFRESH_GRACE_MS: z.coerce.number().int().min(0).default(30_000),
+    SIGNUP_RATE_LIMIT: z.coerce.number().int().positive().default(5),
+    SIGNUP_GLOBAL_LIMIT: z.coerce.number().int().positive().default(60),
+    SIGNUP_RATE_WINDOW_MS: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(60 * 60_000),
+    FORGOT_RATE_LIMIT: z.coerce.number().int().positive().default(5),
+    FORGOT_RATE_WINDOW_MS: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(60 * 60_000),
+    /** `GET /metrics` answers only with `Authorization: Bearer <METRICS_TOKEN>`; unset = off. */
+    METRICS_TOKEN: z.string().min(16).optional(),
     JSON_LIMIT: z.string().default('1mb'),
     MAX_SESSIONS_PER_PROCESS: z.coerce.number().int().positive().default(200),
     /** A session's lease; a dead worker's sessions are taken over within this time. */
@@ -63,8 +83,20 @@ const schema = z
         message: 'must be set in production',
       });
     }
+    if (env.NODE_ENV === 'production' && env.ADMIN_PASSWORD === DEV_ADMIN_PASSWORD) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['ADMIN_PASSWORD'],
+        message: 'must not be the development default in production (unset it to generate one)',
+      });
+    }
   })
-  .transform((env) => ({ ...env, SIMULATOR: env.SIMULATOR ?? env.NODE_ENV !== 'production' }));
+  .transform((env) => ({
+    ...env,
+    SIMULATOR: env.SIMULATOR ?? env.NODE_ENV !== 'production',
+    ADMIN_PASSWORD:
+      env.ADMIN_PASSWORD ?? (env.NODE_ENV === 'production' ? undefined : DEV_ADMIN_PASSWORD),
+  }));
 
 export type Config = z.infer<typeof schema>;
 

@@ -57,9 +57,14 @@ export async function startServer(config: Config): Promise<RunningServer> {
     await ds.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
     try {
       await migrate(ds);
-      if (await seed(ds, config)) {
-        logger.info({ email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD }, 'super user');
-      }
+      const seeded = await seed(ds, config);
+      if (seeded?.generated) {
+        // Printed this once only: the seed never runs again on this database.
+        logger.warn(
+          { email: seeded.email, password: seeded.password },
+          'super user created with a generated password: write it down and change it',
+        );
+      } else if (seeded) logger.info({ email: seeded.email }, 'super user created');
     } finally {
       await ds.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
     }

@@ -5,7 +5,8 @@ import { ADMIN, startTestServer, type TestServer } from './harness.js';
 let server: TestServer;
 
 beforeAll(async () => {
-  server = await startTestServer();
+  // Several sign-ups from one address here; the sign-up limit has its own test (signup-limits).
+  server = await startTestServer({ SIGNUP_RATE_LIMIT: '100' });
 });
 afterAll(() => server?.close());
 

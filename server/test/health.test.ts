@@ -5,7 +5,7 @@ import { startTestServer, type TestServer } from './harness.js';
 let server: TestServer;
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ METRICS_TOKEN: 'metrics-token-for-tests' });
 });
 afterAll(() => server?.close());
 
@@ -29,7 +29,9 @@ describe('operations endpoints', () => {
 
   it('GET /version and /metrics', async () => {
     expect((await server.request('GET', '/version')).body).toEqual({ version: '0.1.0' });
-    const metrics = await server.request<string>('GET', '/metrics');
+    const metrics = await server.request<string>('GET', '/metrics', {
+      token: 'metrics-token-for-tests',
+    });
     expect(metrics.body).toContain('http_request_duration_seconds');
   });
 

@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { logger } from '../src/logger.js';
 import { createCompanyWithAdmin } from './fixtures.js';
 import { startMailServer } from './mail-server.js';
 import { startTestServer, type TestServer } from './harness.js';
@@ -14,6 +15,8 @@ afterAll(async () => {
   await server?.close();
   await mail?.close();
 });
+
+let caseNumber = 0;
 
 const codeIn = (raw: string): string =>
   /(\d{6})\. Ele vale/.exec(raw.replace(/=\r?\n/g, ''))?.[1] ?? '';
@@ -68,9 +71,54 @@ describe('forgot and reset password', () => {
     ['Abcdefg1', true],
   ])('password %s meets the reset rule: %s', async (candidate, ok) => {
     const { email } = await createCompanyWithAdmin(server);
-    await server.request('POST', `/forgetpassword/${email}`);
+    await server.request('POST', `/forgetpassword/${email}`, {
+      // One address per case: forgot-password allows only a few calls per address.
+      headers: { 'x-forwarded-for': `10.9.0.${++caseNumber}` },
+    });
     const code = codeIn(mail.inbox.filter((m) => m.to.includes(email)).at(-1)!.raw);
     const res = await server.request('POST', `/resetpasswords/${email}/${code}/${candidate}`);
     expect(res.status).toBe(ok ? 200 : 400);
+  });
+
+  it('limits forgot-password per e-mail (3 in the window), whatever the address', async () => {
+    const { email } = await createCompanyWithAdmin(server);
+    const before = mail.inbox.filter((m) => m.to.includes(email)).length;
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await server.request('POST', `/forgetpassword/${email}`, {
+        headers: { 'x-forwarded-for': `10.11.0.${i + 1}` },
+      });
+      statuses.push(res.status);
+      if (res.status === 429) expect(res.body.error).toBe('ERR_TOO_MANY_REQUESTS');
+    }
+    expect(statuses).toEqual([200, 200, 200, 429, 429]);
+    expect(mail.inbox.filter((m) => m.to.includes(email)).length).toBe(before + 3);
+  });
+
+  it('limits forgot-password per address and logs e-mail enumeration', async () => {
+    const warn = vi.spyOn(logger, 'warn');
+    try {
+      const prober = { 'x-forwarded-for': '10.12.0.1' };
+      const answers = [];
+      for (let i = 0; i < 7; i++) {
+        answers.push(
+          await server.request('POST', `/forgetpassword/probe${i}@enum.test`, { headers: prober }),
+        );
+      }
+      // 'Email não encontrado' stays the answer (spec), until the address is cut off.
+      expect(answers.map((a) => a.body.error)).toEqual([
+        ...Array(5).fill('ERR_EMAIL_NOT_FOUND'),
+        'ERR_TOO_MANY_REQUESTS',
+        'ERR_TOO_MANY_REQUESTS',
+      ]);
+      const logged = warn.mock.calls.filter(
+        ([fields]) => (fields as { ip?: string }).ip === '10.12.0.1',
+      );
+      expect(logged).toHaveLength(5);
+      expect(logged.at(-1)![1]).toBe('password reset: e-mail enumeration suspected');
+      expect(JSON.stringify(logged)).not.toContain('probe4@enum.test');
+    } finally {
+      warn.mockRestore();
+    }
   });
 });

@@ -60,4 +60,53 @@ describe('settings', () => {
     expect(res.status).toBe(403);
     expect(res.body.error).toBe('ERR_NO_PERMISSION');
   });
+
+  it('integration secrets are write-only: masked for admins, absent for agents and /auth/me', async () => {
+    const { admin, companyId } = await createCompanyWithAdmin(server);
+    const secret = 'aact_live_abcdefghijkl5678';
+    const put = await server.request('PUT', '/settings/asaas', {
+      token: admin.token,
+      body: { value: secret },
+    });
+    expect(put.status).toBe(200);
+    expect(put.body.value).toBe('••••5678');
+    const body = { name: 'Agente', email: `sec-${Date.now()}@s.test`, password: 'senha123' };
+    await server.request('POST', '/users', { token: admin.token, body });
+    const agent = await server.login(body.email, body.password);
+
+    const agentList = await server.request('GET', '/settings', { token: agent.token });
+    expect(agentList.status).toBe(200);
+    const agentKeys = agentList.body.map((s: { key: string }) => s.key);
+    expect(agentKeys).toContain('userRating');
+    for (const key of ['asaas', 'tokenixc', 'clientsecretmkauth'])
+      expect(agentKeys).not.toContain(key);
+    const agentOne = await server.request('GET', '/settings/asaas', { token: agent.token });
+    expect(agentOne.status).toBe(403);
+
+    const adminList = await server.request('GET', '/settings', { token: admin.token });
+    expect(adminList.body.find((s: { key: string }) => s.key === 'asaas').value).toBe('••••5678');
+    const adminOne = await server.request('GET', '/settings/asaas', { token: admin.token });
+    expect(adminOne.body).toEqual({ key: 'asaas', value: '••••5678' });
+
+    for (const token of [admin.token, agent.token]) {
+      const me = await server.request('GET', '/auth/me', { token });
+      const keys = me.body.company.settings.map((s: { key: string }) => s.key);
+      expect(keys).toContain('userRating');
+      expect(keys).not.toContain('asaas');
+      expect(JSON.stringify(me.body)).not.toContain(secret);
+    }
+    const company = await server.request('GET', `/companies/${companyId}`, { token: agent.token });
+    expect(JSON.stringify(company.body)).not.toContain('5678');
+
+    // The masked value sent back unchanged (a settings page saving its field) keeps the secret.
+    await server.request('PUT', '/settings/asaas', {
+      token: admin.token,
+      body: { value: '••••5678' },
+    });
+    const [row] = await server.app.ds.query(
+      `SELECT value FROM settings WHERE "companyId" = $1 AND key = 'asaas'`,
+      [companyId],
+    );
+    expect(row.value).toBe(secret);
+  });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCompanyWithAdmin } from './fixtures.js';
-import { startTestServer, type TestServer } from './harness.js';
+import { ADMIN, startTestServer, type TestServer } from './harness.js';
 
 let server: TestServer;
 
@@ -110,5 +110,63 @@ describe('users', () => {
     expect(res.body.users[0].name).toBe('Maria Busca');
     const bad = await server.request('GET', '/users?pageNumber=zero', { token: admin.token });
     expect(bad.status).toBe(400);
+  });
+
+  describe('the super user belongs to themself (issue 11 item 2)', () => {
+    let platformAdmin: { token: string };
+    let superId: number;
+    beforeAll(async () => {
+      const root = await server.login(ADMIN.email, ADMIN.password);
+      superId = root.user.id;
+      const body = newUser(77, { profile: 'admin' });
+      const made = await server.request('POST', '/users', { token: root.token, body });
+      expect(made.status).toBe(201);
+      platformAdmin = await server.login(body.email, body.password);
+    });
+
+    it.each([
+      ['password', { password: 'tomada123' }],
+      ['e-mail', { email: 'takeover@evil.test' }],
+      ['profile', { profile: 'user' }],
+      ['name', { name: 'Tomado' }],
+    ])('an admin of the platform company cannot change its %s', async (_what, body) => {
+      const res = await server.request('PUT', `/users/${superId}`, {
+        token: platformAdmin.token,
+        body,
+      });
+      expect(res.status).toBe(403);
+      expect(res.body.error).toBe('ERR_NO_PERMISSION');
+      const [row] = await server.app.ds.query(
+        'SELECT name, email, profile FROM users WHERE id = $1',
+        [superId],
+      );
+      expect(row).toEqual({ name: 'Admin', email: ADMIN.email, profile: 'admin' });
+      expect((await server.login(ADMIN.email, ADMIN.password)).token).toBeTruthy();
+    });
+
+    it('an admin of the platform company cannot delete it', async () => {
+      const res = await server.request('DELETE', `/users/${superId}`, {
+        token: platformAdmin.token,
+      });
+      expect(res.status).toBe(403);
+      expect(res.body.error).toBe('ERR_NO_PERMISSION');
+      const rows: unknown[] = await server.app.ds.query('SELECT 1 FROM users WHERE id = $1', [
+        superId,
+      ]);
+      expect(rows).toHaveLength(1);
+    });
+
+    it('the super user still changes their own account', async () => {
+      const root = await server.login(ADMIN.email, ADMIN.password);
+      const res = await server.request('PUT', `/users/${superId}`, {
+        token: root.token,
+        body: { name: 'Raiz' },
+      });
+      expect(res.status).toBe(200);
+      await server.request('PUT', `/users/${superId}`, {
+        token: (await server.login(ADMIN.email, ADMIN.password)).token,
+        body: { name: 'Admin' },
+      });
+    });
   });
 });

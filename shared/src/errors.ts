@@ -198,6 +198,18 @@ export const ERRORS = {
     'Too many attempts. Wait a few minutes and try again.',
     'Demasiados intentos. Espere unos minutos e inténtelo de nuevo.',
   ),
+  ERR_SIGNUP_RATE_LIMIT: entry(
+    429,
+    'Muitos cadastros feitos a partir deste endereço. Tente novamente mais tarde.',
+    'Too many sign-ups from this address. Please try again later.',
+    'Demasiados registros desde esta dirección. Inténtelo de nuevo más tarde.',
+  ),
+  ERR_SIGNUP_BUSY: entry(
+    429,
+    'Muitos cadastros no momento. Tente novamente em alguns minutos.',
+    'Too many sign-ups right now. Please try again in a few minutes.',
+    'Demasiados registros en este momento. Inténtelo de nuevo en unos minutos.',
+  ),
   ERR_INVALID_TOKEN: entry(
     403,
     'Token inválido ou expirado.',

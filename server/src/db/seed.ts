@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { GLOBAL_SETTING_DEFAULTS } from '@atende/shared';
 import type { Config } from '../config.js';
@@ -6,18 +7,29 @@ import { addDays } from '../modules/companies/companies.service.js';
 import { PLATFORM_COMPANY_ID, SettingsService } from '../modules/settings/settings.service.js';
 import { hashPassword } from '../modules/users/users.service.js';
 
+export interface SeededSuperUser {
+  email: string;
+  password: string;
+  /** True when ADMIN_PASSWORD was unset (production) and the password was generated here. */
+  generated: boolean;
+}
+
 /**
  * On an empty database: the platform company, its super user, a default plan with every flag on,
- * and the default settings. Runs in one transaction and does nothing once a company exists.
+ * and the default settings. Runs in one transaction and does nothing (answers null) once a
+ * company exists. Without ADMIN_PASSWORD (production) the super user gets a random password,
+ * answered here so the caller prints it once.
  */
-export async function seed(ds: DataSource, config: Config): Promise<boolean> {
-  const passwordHash = await hashPassword(config.ADMIN_PASSWORD);
+export async function seed(ds: DataSource, config: Config): Promise<SeededSuperUser | null> {
+  const generated = config.ADMIN_PASSWORD === undefined;
+  const password = config.ADMIN_PASSWORD ?? randomBytes(18).toString('base64url');
+  const passwordHash = await hashPassword(password);
   return ds.transaction(async (manager) => {
     await manager.query('LOCK TABLE companies IN EXCLUSIVE MODE');
     const [{ n }] = (await manager.query('SELECT count(*)::int AS n FROM companies')) as [
       { n: number },
     ];
-    if (n > 0) return false;
+    if (n > 0) return null;
     const [plan] = (await manager.query(
       `INSERT INTO plans (name, users, connections, queues, value) VALUES ('Plano 1', 10, 10, 10, 0)
        RETURNING id`,
@@ -37,6 +49,6 @@ export async function seed(ds: DataSource, config: Config): Promise<boolean> {
       ...GLOBAL_SETTING_DEFAULTS,
     });
     logger.info('seeded the platform company, super user and default plan');
-    return true;
+    return { email: config.ADMIN_EMAIL, password, generated };
   });
 }

@@ -1,4 +1,6 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
 import cookieParser from 'cookie-parser';
 import express, { type Express, type RequestHandler } from 'express';
@@ -82,6 +84,21 @@ async function health(app: AppContext) {
   return { status: db === 'ok' && redis === 'ok' ? 'ok' : 'error', db, redis };
 }
 
+/** A CSP source for this request's own host over a websocket scheme (`ws://host:port`). */
+const sameHostSocket =
+  (scheme: 'ws' | 'wss') =>
+  (req: IncomingMessage): string => {
+    const host = req.headers.host ?? '';
+    // A host header is `name[:port]`; anything else gets no websocket source at all.
+    return /^[a-z0-9.[\]:-]+$/i.test(host) ? `${scheme}://${host}` : "'self'";
+  };
+
+function metricsAllowed(token: string | undefined, header: string | undefined): boolean {
+  if (!token || !header?.toLowerCase().startsWith('bearer ')) return false;
+  const given = createHash('sha256').update(header.slice(7).trim()).digest();
+  return timingSafeEqual(given, createHash('sha256').update(token).digest());
+}
+
 /**
  * The web build shares the origin with the API, and some paths are both (/tickets): a browser
  * navigation (Accept: text/html) gets the app, anything else the API.
@@ -106,7 +123,9 @@ export function createHttpApp(app: AppContext): Express {
         directives: {
           'img-src': ["'self'", 'data:', 'blob:'],
           'media-src': ["'self'", 'data:', 'blob:'],
-          'connect-src': ["'self'", 'ws:', 'wss:'],
+          // Our own origin only: 'self' plus this host's websocket (older browsers do not
+          // count ws: as 'self'). Never any other ws:/wss: host.
+          'connect-src': ["'self'", sameHostSocket('ws'), sameHostSocket('wss')],
         },
       },
     }),
@@ -135,7 +154,9 @@ export function createHttpApp(app: AppContext): Express {
   server.get('/version', (_req, res) => {
     res.json({ version: VERSION });
   });
-  server.get('/metrics', async (_req, res) => {
+  server.get('/metrics', async (req, res, next) => {
+    // Only with the METRICS_TOKEN bearer; without METRICS_TOKEN the route does not exist.
+    if (!metricsAllowed(app.config.METRICS_TOKEN, req.headers.authorization)) return next();
     res.type(metrics.contentType).send(await metrics.metrics());
   });
 

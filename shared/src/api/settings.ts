@@ -63,3 +63,11 @@ export const settingParams = z.object({ key: z.string().min(1).max(100) });
 export const settingBody = z.object({
   value: z.union([z.string(), z.number(), z.boolean()]).transform(String),
 });
+
+/**
+ * Integration credentials: write-only. Admins and the super user read a masked value (the last 4
+ * characters of a long one); other users never see them, and `/auth/me` never carries them.
+ */
+export const SECRET_SETTING_KEYS: readonly string[] = ['tokenixc', 'clientsecretmkauth', 'asaas'];
+export const isSecretSetting = (key: string): boolean => SECRET_SETTING_KEYS.includes(key);
+export const SECRET_MASK = '••••';

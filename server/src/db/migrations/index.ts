@@ -8,6 +8,7 @@ import { ChangePending1732239000000 } from './1732239000000-ChangePending.js';
 import { ChangePendingOrder1732239100000 } from './1732239100000-ChangePendingOrder.js';
 import { DurableJobs1732240600000 } from './1732240600000-DurableJobs.js';
 import { MediaUsage1732240500000 } from './1732240500000-MediaUsage.js';
+import { AuthSessions1732240200000 } from './1732240200000-AuthSessions.js';
 
 /** Every migration, in order. Add new ones at the end. */
 export const migrations = [
@@ -21,4 +22,5 @@ export const migrations = [
   ChangePendingOrder1732239100000,
   DurableJobs1732240600000,
   MediaUsage1732240500000,
+  AuthSessions1732240200000,
 ];

@@ -1,20 +1,30 @@
-import { randomInt, createHash, timingSafeEqual } from 'node:crypto';
-import { Router, type Response } from 'express';
+import { randomBytes, randomInt, createHash, timingSafeEqual } from 'node:crypto';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { forgotParams, loginBody, resetParams, strongPassword } from '@atende/shared';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import { bearer, route } from '../../http/route.js';
-import { clearHits, hit } from '../../lib/rate-limit.js';
+import { logger } from '../../logger.js';
 import { CompanyEntity } from '../companies/company.entity.js';
 import { UserEntity } from '../users/user.entity.js';
 import { hashPassword, sessionUser, verifyPassword } from '../users/users.service.js';
 import {
-  signAccessToken,
-  signRefreshToken,
-  verifyAccessToken,
-  verifyRefreshToken,
-  type AuthUser,
-} from './tokens.js';
+  afterLoginFailure,
+  afterLoginSuccess,
+  beforeForgot,
+  beforeLogin,
+  beforeReset,
+  unknownEmailAsked,
+} from './limits.js';
+import {
+  endSession,
+  publishSessionsEnded,
+  refreshSession,
+  sessionOfRefreshToken,
+  startSession,
+  type IssuedSession,
+} from './sessions.js';
+import { verifyAccessToken } from './tokens.js';
 
 export const REFRESH_COOKIE = 'jrt';
 const RESET_TTL_MS = 30 * 60_000;
@@ -23,26 +33,35 @@ const RESET_MAX_ATTEMPTS = 5;
 const formatDate = (isoDate: string): string => isoDate.split('-').reverse().join('/');
 const today = (): string => new Date().toISOString().slice(0, 10);
 const sha256 = (value: string): string => createHash('sha256').update(value).digest('hex');
+const clientIp = (req: Request): string => req.ip ?? 'unknown';
+/** `a•••@example.com`: enough to read a log, not a list of addresses. */
+const maskEmail = (email: string): string => email.replace(/^(.).*@/, '$1•••@');
 
-/** Each login, refresh or logout bumps the version: every older token stops working. */
-async function rotate(app: AppContext, userId: number): Promise<number> {
-  const [rows] = (await app.ds.query(
-    'UPDATE users SET "tokenVersion" = "tokenVersion" + 1 WHERE id = $1 RETURNING "tokenVersion"',
-    [userId],
-  )) as [{ tokenVersion: number }[], number];
-  return rows[0]!.tokenVersion;
-}
+/**
+ * Unknown e-mails are checked against this hash, so a sign-in takes as long whether the e-mail
+ * exists or not. Made once per process, on first use.
+ */
+let dummyHash: Promise<string> | undefined;
+const dummyPasswordHash = () => (dummyHash ??= hashPassword(randomBytes(16).toString('hex')));
 
-async function issueSession(app: AppContext, res: Response, user: Omit<AuthUser, 'tokenVersion'>) {
-  const tokenVersion = await rotate(app, user.id);
-  const claims = { id: user.id, companyId: user.companyId, tokenVersion };
-  res.cookie(REFRESH_COOKIE, signRefreshToken(app, claims), {
+/** Auth answers carry tokens: no cache may keep them (issue 11 item 8). */
+const noStore: RequestHandler = (_req, res, next) => {
+  res.setHeader('Cache-Control', 'no-store');
+  res.setHeader('Pragma', 'no-cache');
+  next();
+};
+
+function answerSession(app: AppContext, res: Response, issued: IssuedSession) {
+  res.cookie(REFRESH_COOKIE, issued.refreshToken, {
     httpOnly: true,
     sameSite: 'lax',
     secure: app.config.NODE_ENV === 'production',
     path: '/',
   });
-  return { token: signAccessToken(app, claims), user: await sessionUser(app, user.id) };
+  return sessionUser(app, issued.session.id).then((user) => ({
+    token: issued.accessToken,
+    user,
+  }));
 }
 
 /** Expired or deactivated companies cannot sign in (core §4, §5); the super user always can. */
@@ -60,31 +79,40 @@ async function checkCompany(app: AppContext, user: { companyId: number; super: b
 
 export function authRoutes(app: AppContext): Router {
   const router = Router();
-  const { LOGIN_RATE_LIMIT: limit, LOGIN_RATE_WINDOW_MS: windowMs } = app.config;
+  router.use(['/auth', '/forgetpassword', '/resetpasswords'], noStore);
+  // Ready before the first sign-in with an unknown e-mail, so that one is not slower either.
+  void dummyPasswordHash();
 
   router.post(
     '/auth/login',
     route(app, { access: 'public', body: loginBody }, async ({ body, req, res }) => {
-      const emailKey = `login:email:${body.email.toLowerCase()}`;
-      await hit(app, `login:ip:${req.ip}`, limit * 5, windowMs);
-      await hit(app, emailKey, limit, windowMs);
+      const attempt = { ip: clientIp(req), email: body.email };
+      const failures = await beforeLogin(app, res, attempt);
       const user = await app.ds
         .getRepository(UserEntity)
         .createQueryBuilder('u')
         .addSelect('u.passwordHash')
         .where('lower(u.email) = lower(:email)', { email: body.email })
         .getOne();
-      if (!user || !(await verifyPassword(user.passwordHash, body.password))) {
+      const hash = user?.passwordHash ?? (await dummyPasswordHash());
+      const passwordOk = await verifyPassword(hash, body.password);
+      if (!user || !passwordOk) {
+        await afterLoginFailure(app, attempt, failures);
         throw new AppError('ERR_INVALID_CREDENTIALS');
       }
+      await afterLoginSuccess(app, attempt);
+      // A refused sign-in (expired, deactivated) ends nothing: this check comes first.
       await checkCompany(app, user);
-      await clearHits(app, emailKey);
+      const issued = await startSession(app, user, {
+        ip: attempt.ip,
+        userAgent: req.get('user-agent'),
+      });
       // Sessions elsewhere learn they were replaced (core §4 auth event).
       app.realtime.toUser(user.companyId, user.id, 'auth', {
         action: 'update',
         user: { id: user.id },
       });
-      return issueSession(app, res, user);
+      return answerSession(app, res, issued);
     }),
   );
 
@@ -93,9 +121,13 @@ export function authRoutes(app: AppContext): Router {
     route(app, { access: 'public' }, async ({ req, res }) => {
       const token: unknown = req.cookies?.[REFRESH_COOKIE];
       if (typeof token !== 'string') throw new AppError('ERR_SESSION_EXPIRED');
-      const user = await verifyRefreshToken(app, token);
-      await checkCompany(app, user);
-      return issueSession(app, res, user);
+      const issued = await refreshSession(app, token);
+      const rows: { super: boolean }[] = await app.ds.query(
+        'SELECT super FROM users WHERE id = $1',
+        [issued.session.id],
+      );
+      await checkCompany(app, { companyId: issued.session.companyId, super: !!rows[0]?.super });
+      return answerSession(app, res, issued);
     }),
   );
 
@@ -104,14 +136,17 @@ export function authRoutes(app: AppContext): Router {
     route(app, { access: 'public' }, async ({ req, res }) => {
       const token = bearer(req);
       const refresh: unknown = req.cookies?.[REFRESH_COOKIE];
-      const user = token
-        ? await verifyAccessToken(app, token).catch(() => null)
-        : typeof refresh === 'string'
-          ? await verifyRefreshToken(app, refresh).catch(() => null)
-          : null;
-      if (user) {
-        await rotate(app, user.id);
-        await app.ds.query('UPDATE users SET online = false WHERE id = $1', [user.id]);
+      const fromAccess = token
+        ? await verifyAccessToken(app, token).then(
+            (u) => ({ userId: u.id, sessionId: u.sessionId }),
+            () => null,
+          )
+        : null;
+      const session =
+        fromAccess ?? (typeof refresh === 'string' ? sessionOfRefreshToken(app, refresh) : null);
+      if (session) {
+        await endSession(app, session.userId, session.sessionId);
+        await app.ds.query('UPDATE users SET online = false WHERE id = $1', [session.userId]);
       }
       res.clearCookie(REFRESH_COOKIE, { path: '/' });
       return { message: 'ok' };
@@ -125,15 +160,25 @@ export function authRoutes(app: AppContext): Router {
 
   router.post(
     '/forgetpassword/:email',
-    route(app, { access: 'public', params: forgotParams }, async ({ params, req }) => {
-      await hit(app, `forgot:ip:${req.ip}`, limit, windowMs);
-      await hit(app, `forgot:email:${params.email.toLowerCase()}`, 3, windowMs);
+    route(app, { access: 'public', params: forgotParams }, async ({ params, req, res }) => {
+      const ip = clientIp(req);
+      await beforeForgot(app, res, ip, params.email);
       const rows: { id: number; name: string; email: string }[] = await app.ds.query(
         'SELECT id, name, email FROM users WHERE lower(email) = lower($1)',
         [params.email],
       );
       const user = rows[0];
-      if (!user) throw new AppError('ERR_EMAIL_NOT_FOUND');
+      if (!user) {
+        // The spec answers 'Email não encontrado'; each such answer is logged, as is a run.
+        const asked = await unknownEmailAsked(app, ip);
+        logger.warn(
+          { ip, email: maskEmail(params.email), unknownInWindow: asked, suspected: asked >= 3 },
+          asked >= 3
+            ? 'password reset: e-mail enumeration suspected'
+            : 'password reset for an unknown e-mail',
+        );
+        throw new AppError('ERR_EMAIL_NOT_FOUND');
+      }
       const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
       await app.mailer.send({
         to: user.email,
@@ -151,7 +196,8 @@ export function authRoutes(app: AppContext): Router {
 
   router.post(
     '/resetpasswords/:email/:token/:newPassword',
-    route(app, { access: 'public', params: resetParams }, async ({ params }) => {
+    route(app, { access: 'public', params: resetParams }, async ({ params, req, res }) => {
+      await beforeReset(app, res, clientIp(req));
       const strong = strongPassword.safeParse(params.newPassword);
       if (!strong.success) throw new AppError('ERR_WEAK_PASSWORD');
       // An UPDATE ... RETURNING answers [rows, count] through TypeORM's query().
@@ -178,11 +224,18 @@ export function authRoutes(app: AppContext): Router {
         user.resetAttempts <= RESET_MAX_ATTEMPTS &&
         timingSafeEqual(given, Buffer.from(user.resetTokenHash));
       if (!valid) throw new AppError('ERR_INVALID_RESET_TOKEN');
-      await app.ds.query(
+      const [changed] = (await app.ds.query(
         `UPDATE users SET "passwordHash" = $2, "resetTokenHash" = NULL, "resetTokenExpiresAt" = NULL,
-           "resetAttempts" = 0, "tokenVersion" = "tokenVersion" + 1 WHERE id = $1`,
+           "resetAttempts" = 0, "tokenVersion" = "tokenVersion" + 1 WHERE id = $1
+         RETURNING "tokenVersion"`,
         [user.id, await hashPassword(strong.data)],
-      );
+      )) as [{ tokenVersion: number }[], number];
+      await publishSessionsEnded(app, {
+        userId: user.id,
+        sessionId: null,
+        tokenVersion: changed[0]!.tokenVersion,
+        reason: 'password',
+      });
       return { message: 'Senha redefinida com sucesso.' };
     }),
   );

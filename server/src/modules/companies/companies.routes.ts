@@ -13,9 +13,11 @@ import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import { pageOf } from '../../http/paging.js';
 import { route } from '../../http/route.js';
+import { beforeSignUp } from '../auth/limits.js';
 import type { AuthUser } from '../auth/tokens.js';
 import { PlanEntity } from '../plans/plan.entity.js';
 import { publicPlan } from '../plans/plans.routes.js';
+import { visibleSettings } from '../settings/secrets.js';
 import { PLATFORM_COMPANY_ID } from '../settings/settings.service.js';
 import { assertCompanyNameFree, createCompany, signUp } from './companies.service.js';
 import { CompanyEntity, type Company } from './company.entity.js';
@@ -24,9 +26,12 @@ export function companiesRoutes(app: AppContext): Router {
   const router = Router();
   const companies = () => app.ds.getRepository(CompanyEntity);
 
-  const withSettings = async (company: Company) => ({
+  /** The company with its settings as `viewer` may read them (secrets masked or left out). */
+  const withSettings = async (viewer: AuthUser, company: Company) => ({
     ...company,
-    settings: (await app.settings.list(company.id)).map(({ key, value }) => ({ key, value })),
+    settings: visibleSettings(viewer, await app.settings.list(company.id)).map(
+      ({ key, value }) => ({ key, value }),
+    ),
   });
 
   /** The super user reaches every company; anyone else only their own — others do not exist. */
@@ -45,7 +50,9 @@ export function companiesRoutes(app: AppContext): Router {
 
   router.post(
     '/companies/cadastro',
-    route(app, { access: 'public', body: signupBody, status: 201 }, async ({ body }) => {
+    route(app, { access: 'public', body: signupBody, status: 201 }, async ({ body, req, res }) => {
+      // Counted before any work (a sign-up hashes a password and writes a company).
+      await beforeSignUp(app, res, req.ip ?? 'unknown');
       const company = await signUp(app, body);
       return { id: company.id, name: company.name, dueDate: company.dueDate };
     }),
@@ -64,8 +71,10 @@ export function companiesRoutes(app: AppContext): Router {
 
   router.get(
     '/companies/list',
-    route(app, { access: 'super' }, async () =>
-      Promise.all((await companies().find({ order: { name: 'ASC' } })).map(withSettings)),
+    route(app, { access: 'super' }, async ({ user }) =>
+      Promise.all(
+        (await companies().find({ order: { name: 'ASC' } })).map((c) => withSettings(user, c)),
+      ),
     ),
   );
 
@@ -86,7 +95,7 @@ export function companiesRoutes(app: AppContext): Router {
   router.get(
     '/companies/:id',
     route(app, { params: idParams }, async ({ user, params }) =>
-      withSettings(await visibleCompany(user, params.id)),
+      withSettings(user, await visibleCompany(user, params.id)),
     ),
   );
 
@@ -115,7 +124,7 @@ export function companiesRoutes(app: AppContext): Router {
         await app.settings.set(company.id, 'campaignsEnabled', String(campaignsEnabled));
       }
       app.realtime.toCompany(company.id, 'company', { action: 'update', company: saved });
-      return withSettings(saved);
+      return withSettings(user, saved);
     }),
   );
 

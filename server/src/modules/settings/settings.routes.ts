@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import {
   isGlobalSetting,
+  isSecretSetting,
   isSettingKey,
   SETTING_VALUES,
   settingBody,
@@ -9,6 +10,7 @@ import {
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import { route } from '../../http/route.js';
+import { maskSecret, seesSecrets, visibleSettings } from './secrets.js';
 import { PLATFORM_COMPANY_ID } from './settings.service.js';
 
 export function settingsRoutes(app: AppContext): Router {
@@ -16,7 +18,9 @@ export function settingsRoutes(app: AppContext): Router {
 
   router.get(
     '/settings',
-    route(app, {}, async ({ user }) => app.settings.list(user.companyId)),
+    route(app, {}, async ({ user }) =>
+      visibleSettings(user, await app.settings.list(user.companyId)),
+    ),
   );
 
   router.get(
@@ -25,7 +29,9 @@ export function settingsRoutes(app: AppContext): Router {
       const company = isGlobalSetting(params.key) ? PLATFORM_COMPANY_ID : user.companyId;
       const value = await app.settings.get(company, params.key);
       if (value === undefined) throw new AppError('ERR_NO_SETTING_FOUND');
-      return { key: params.key, value };
+      if (!isSecretSetting(params.key)) return { key: params.key, value };
+      if (!seesSecrets(user)) throw new AppError('ERR_NO_PERMISSION');
+      return { key: params.key, value: maskSecret(value) };
     }),
   );
 
@@ -45,8 +51,17 @@ export function settingsRoutes(app: AppContext): Router {
           });
         }
         const companyId = global ? PLATFORM_COMPANY_ID : user.companyId;
-        const setting = await app.settings.set(companyId, params.key, parsed.data);
-        app.realtime.toCompany(companyId, 'settings', { action: 'update', setting });
+        if (!isSecretSetting(params.key)) {
+          const setting = await app.settings.set(companyId, params.key, parsed.data);
+          app.realtime.toCompany(companyId, 'settings', { action: 'update', setting });
+          return setting;
+        }
+        // Write-only: the masked value a client shows, sent back unchanged, keeps the secret.
+        const current = (await app.settings.get(companyId, params.key)) ?? '';
+        const value = current !== '' && parsed.data === maskSecret(current) ? current : parsed.data;
+        const saved = await app.settings.set(companyId, params.key, value);
+        const setting = { ...saved, value: maskSecret(saved.value) };
+        app.realtime.toCompanyAdmins(companyId, 'settings', { action: 'update', setting });
         return setting;
       },
     ),

@@ -2,11 +2,10 @@ import { Router } from 'express';
 import { idParams, pageQuery, userInput, userUpdate } from '@atende/shared';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
-import { AppError } from '../../http/errors.js';
 import { pageOf } from '../../http/paging.js';
 import { route } from '../../http/route.js';
 import { UserEntity } from './user.entity.js';
-import { createUser, publicUser, queuesOfUsers, updateUser } from './users.service.js';
+import { createUser, deleteUser, publicUser, queuesOfUsers, updateUser } from './users.service.js';
 
 export function usersRoutes(app: AppContext): Router {
   const router = Router();
@@ -68,8 +67,7 @@ export function usersRoutes(app: AppContext): Router {
   router.delete(
     '/users/:id',
     route(app, { access: 'admin', params: idParams }, async ({ scope, user, params }) => {
-      if (params.id === user.id) throw new AppError('ERR_CANNOT_DELETE_SELF');
-      await scope.repo(UserEntity, 'ERR_NO_USER_FOUND').delete(params.id);
+      await deleteUser(scope, user, params.id);
       app.realtime.toCompany(scope.companyId, 'user', { action: 'delete', userId: params.id });
       return { message: 'User deleted' };
     }),

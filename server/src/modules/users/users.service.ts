@@ -7,6 +7,8 @@ import type { AuthUser } from '../auth/tokens.js';
 import { CompanyEntity } from '../companies/company.entity.js';
 import { PlanEntity } from '../plans/plan.entity.js';
 import { QueueEntity } from '../queues/queue.entity.js';
+import { visibleSettings } from '../settings/secrets.js';
+import { publishSessionsEnded } from '../auth/sessions.js';
 import { UserEntity, type User } from './user.entity.js';
 import type { UserInput, UserUpdate } from '@atende/shared';
 
@@ -72,7 +74,7 @@ export async function sessionUser(app: AppContext, userId: number) {
       name: company.name,
       dueDate: company.dueDate,
       planId: company.planId,
-      settings: settings.map(({ key, value }) => ({ key, value })),
+      settings: visibleSettings('session', settings).map(({ key, value }) => ({ key, value })),
     },
   };
 }
@@ -141,6 +143,22 @@ export async function createUser(app: AppContext, scope: TenantScope, input: Use
 }
 
 /**
+ * A super user's account (password, e-mail, profile, deletion) is theirs alone: an admin of the
+ * platform company must not be able to take it over (issue 11 item 2).
+ */
+function assertMayManage(actor: AuthUser, target: Pick<User, 'id' | 'super'>): void {
+  if (target.super && actor.id !== target.id) throw new AppError('ERR_NO_PERMISSION');
+}
+
+/** Deletes a user of the caller's company; never oneself, never a super user. */
+export async function deleteUser(scope: TenantScope, actor: AuthUser, id: number): Promise<void> {
+  if (id === actor.id) throw new AppError('ERR_CANNOT_DELETE_SELF');
+  const target = await scope.repo(UserEntity, 'ERR_NO_USER_FOUND').get(id);
+  assertMayManage(actor, target);
+  await scope.repo(UserEntity, 'ERR_NO_USER_FOUND').delete(id);
+}
+
+/**
  * Admins change anything of a user of their company; others change only their own name, e-mail
  * and password (core §6: profile, queues, connection and allTicket need admin permissions).
  */
@@ -154,6 +172,7 @@ export async function updateUser(
   const isAdmin = actor.profile === 'admin' || actor.super;
   if (!isAdmin && actor.id !== id) throw new AppError('ERR_NO_PERMISSION');
   const current = await scope.repo(UserEntity, 'ERR_NO_USER_FOUND').get(id);
+  assertMayManage(actor, current);
   if (!isAdmin) {
     const adminOnly =
       (input.profile !== undefined && input.profile !== current.profile) ||
@@ -180,5 +199,13 @@ export async function updateUser(
     if (queueIds) await setQueues(manager, id, queueIds);
     return saved;
   });
+  if (changes.tokenVersion !== undefined) {
+    await publishSessionsEnded(app, {
+      userId: id,
+      sessionId: null,
+      tokenVersion: changes.tokenVersion,
+      reason: 'password',
+    });
+  }
   return publicUser(user, (await queuesOfUsers(app.ds, [id])).get(id) ?? []);
 }
