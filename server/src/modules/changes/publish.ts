@@ -1,6 +1,7 @@
 import type { CompanyEventName } from '@atende/shared';
 import type { EntityManager } from 'typeorm';
 import type { AppContext } from '../../context.js';
+import { withRetry } from '../../db/transaction.js';
 import { workerStarters } from '../../jobs/bullmq.js';
 import { recordChanges, type Change, type ChangeEntity, type PendingChange } from './change-log.js';
 import { sequencerOf, startChangeSweeper } from './sequencer.js';
@@ -40,7 +41,8 @@ export const publishCommitted = (app: AppContext, companyId: number, pending: Pe
   sequencer(app).sequence(companyId, pending);
 
 /**
- * Runs `work` in one transaction and commits it; the changes it pushed are then numbered and sent
+ * Runs `work` in one transaction and commits it (again, from the start, when Postgres aborted it
+ * for a deadlock or a serialization failure: `work` must only write through `tx`); the changes it pushed are then numbered and sent
  * as socket events, which `published` waits for. Lets a caller go on with post-commit work while
  * its changes are numbered.
  */
@@ -49,11 +51,14 @@ export async function commitWithChanges<T>(
   companyId: number,
   work: (tx: EntityManager, changes: Change[]) => Promise<T>,
 ): Promise<{ value: T; published: Promise<void> }> {
-  const { value, pending } = await app.ds.transaction(async (tx) => {
-    const changes: Change[] = [];
-    const result = await work(tx, changes);
-    return { value: result, pending: await recordChanges(tx, companyId, changes) };
-  });
+  // A transaction aborted by a deadlock or serialization failure runs again (bounded, jittered).
+  const { value, pending } = await withRetry(() =>
+    app.ds.transaction(async (tx) => {
+      const changes: Change[] = [];
+      const result = await work(tx, changes);
+      return { value: result, pending: await recordChanges(tx, companyId, changes) };
+    }),
+  );
   return { value, published: sequencer(app).sequence(companyId, pending) };
 }
 
