@@ -82,41 +82,44 @@ describe('concurrent writes on one ticket', () => {
   it.each([
     ['an agent reply', 'reply'],
     ['a note', 'note'],
-  ] as const)('%s waits for the inbound lock order instead of deadlocking with it', async (_, kind) => {
-    const ticket = await openTicket(kind === 'reply' ? '5511966660101' : '5511966660102');
-    const before = transactionConflicts.deadlocks;
-    const inbound = new pg.Client({ connectionString: databaseUrl(server.database) });
-    await inbound.connect();
-    try {
-      await inbound.query('BEGIN');
-      await inbound.query('SELECT id FROM contacts WHERE id = $1 FOR UPDATE', [ticket.contactId]);
-      const write =
-        kind === 'reply'
-          ? server.request('POST', `/messages/${ticket.id}`, {
-              token: admin.token,
-              body: { body: 'resposta no meio', clientId: `order-${ticket.id}-abcdef` },
-            })
-          : server.request('POST', '/ticket-notes', {
-              token: admin.token,
-              body: { note: 'nota no meio', ticketId: ticket.id, contactId: ticket.contactId },
-            });
-      // The agent's transaction is now waiting for a lock the "inbound" one holds.
-      await until(async () => {
-        const { rows } = await inbound.query(
-          `SELECT 1 FROM pg_stat_activity WHERE datname = current_database()
+  ] as const)(
+    '%s waits for the inbound lock order instead of deadlocking with it',
+    async (_, kind) => {
+      const ticket = await openTicket(kind === 'reply' ? '5511966660101' : '5511966660102');
+      const before = transactionConflicts.deadlocks;
+      const inbound = new pg.Client({ connectionString: databaseUrl(server.database) });
+      await inbound.connect();
+      try {
+        await inbound.query('BEGIN');
+        await inbound.query('SELECT id FROM contacts WHERE id = $1 FOR UPDATE', [ticket.contactId]);
+        const write =
+          kind === 'reply'
+            ? server.request('POST', `/messages/${ticket.id}`, {
+                token: admin.token,
+                body: { body: 'resposta no meio', clientId: `order-${ticket.id}-abcdef` },
+              })
+            : server.request('POST', '/ticket-notes', {
+                token: admin.token,
+                body: { note: 'nota no meio', ticketId: ticket.id, contactId: ticket.contactId },
+              });
+        // The agent's transaction is now waiting for a lock the "inbound" one holds.
+        await until(async () => {
+          const { rows } = await inbound.query(
+            `SELECT 1 FROM pg_stat_activity WHERE datname = current_database()
               AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()`,
-        );
-        return rows.length > 0 || undefined;
-      });
-      await inbound.query('SELECT id FROM tickets WHERE id = $1 FOR UPDATE', [ticket.id]);
-      await inbound.query('COMMIT');
-      const answer = await write;
-      expect(answer.status).toBe(201);
-    } finally {
-      await inbound.end();
-    }
-    expect(transactionConflicts.deadlocks - before).toBe(0);
-  });
+          );
+          return rows.length > 0 || undefined;
+        });
+        await inbound.query('SELECT id FROM tickets WHERE id = $1 FOR UPDATE', [ticket.id]);
+        await inbound.query('COMMIT');
+        const answer = await write;
+        expect(answer.status).toBe(201);
+      } finally {
+        await inbound.end();
+      }
+      expect(transactionConflicts.deadlocks - before).toBe(0);
+    },
+  );
 
   it('200 notes, replies and inbound messages at once: no 5xx, no deadlock, each stored once', async () => {
     const phone = '5511966660001';
@@ -176,7 +179,11 @@ describe('concurrent writes on one ticket', () => {
       'SELECT note FROM ticket_notes WHERE "ticketId" = $1 ORDER BY id',
       [ticket.id],
     )) as { note: string }[];
-    expect(notes.map((n) => n.note).sort()).toEqual(expected('note').map((i) => `nota ${i}`).sort());
+    expect(notes.map((n) => n.note).sort()).toEqual(
+      expected('note')
+        .map((i) => `nota ${i}`)
+        .sort(),
+    );
     const replies = (await server.app.ds.query(
       'SELECT body FROM messages WHERE "ticketId" = $1 AND "fromMe" ORDER BY id',
       [ticket.id],

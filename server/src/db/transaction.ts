@@ -43,7 +43,10 @@ export async function withRetry<T>(attempt: () => Promise<T>): Promise<T> {
       if (!kind) throw err;
       transactionConflicts[kind] += 1;
       if (n >= MAX_TRANSACTION_ATTEMPTS) throw err;
-      logger.warn({ code: sqlState(err), attempt: n }, 'transaction aborted by a concurrent one; retrying');
+      logger.warn(
+        { code: sqlState(err), attempt: n },
+        'transaction aborted by a concurrent one; retrying',
+      );
       await new Promise((resolve) => setTimeout(resolve, retryDelayMs(n)));
     }
   }

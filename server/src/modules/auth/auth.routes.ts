@@ -5,6 +5,7 @@ import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import { bearer, route } from '../../http/route.js';
 import { clearHits, hit } from '../../lib/rate-limit.js';
+import { endUserSockets, refreshUserSockets } from '../../realtime/revoke.js';
 import { CompanyEntity } from '../companies/company.entity.js';
 import { UserEntity } from '../users/user.entity.js';
 import { hashPassword, sessionUser, verifyPassword } from '../users/users.service.js';
@@ -84,6 +85,7 @@ export function authRoutes(app: AppContext): Router {
         action: 'update',
         user: { id: user.id },
       });
+      await endUserSockets(app, user.id);
       return issueSession(app, res, user);
     }),
   );
@@ -111,6 +113,7 @@ export function authRoutes(app: AppContext): Router {
           : null;
       if (user) {
         await rotate(app, user.id);
+        await refreshUserSockets(app, user.id);
         await app.ds.query('UPDATE users SET online = false WHERE id = $1', [user.id]);
       }
       res.clearCookie(REFRESH_COOKIE, { path: '/' });

@@ -14,6 +14,7 @@ import { AppError } from '../../http/errors.js';
 import { pageOf } from '../../http/paging.js';
 import { route } from '../../http/route.js';
 import type { AuthUser } from '../auth/tokens.js';
+import { refreshCompanySockets } from '../../realtime/revoke.js';
 import { PlanEntity } from '../plans/plan.entity.js';
 import { publicPlan } from '../plans/plans.routes.js';
 import { PLATFORM_COMPANY_ID } from '../settings/settings.service.js';
@@ -111,6 +112,7 @@ export function companiesRoutes(app: AppContext): Router {
       }
       Object.assign(company, fields);
       const saved = await companies().save(company);
+      await refreshCompanySockets(app, company.id);
       if (campaignsEnabled !== undefined) {
         await app.settings.set(company.id, 'campaignsEnabled', String(campaignsEnabled));
       }
@@ -141,6 +143,7 @@ export function companiesRoutes(app: AppContext): Router {
       if (company.id === PLATFORM_COMPANY_ID)
         throw new AppError('ERR_CANNOT_DELETE_PLATFORM_COMPANY');
       await companies().delete({ id: company.id });
+      await refreshCompanySockets(app, company.id);
       return { message: 'ok' };
     }),
   );

@@ -11,7 +11,7 @@ import { lockContactForWrite, lockTicketForWrite } from '../../db/transaction.js
 import { AppError } from '../../http/errors.js';
 import { logger } from '../../logger.js';
 import type { Change } from '../changes/change-log.js';
-import { withChanges } from '../changes/publish.js';
+import { withChanges, type TicketChangeHints } from '../changes/publish.js';
 import { sendMessage } from '../messages/messages.service.js';
 import { startRating } from '../rating/rating.js';
 import { onTicketTransferred } from '../routing/notices.js';
@@ -113,6 +113,19 @@ export async function createTicket(
     changes.push(ticketChange(ticket));
     return ticket;
   });
+}
+
+/**
+ * The changes of a ticket that moved: viewers of its old queue who cannot see the new one lose
+ * it (a feed delete), clients showing a list it left get a delete, then the update goes out.
+ */
+export function ticketMoved(before: TicketView, after: TicketView): (Change & TicketChangeHints)[] {
+  const moves: (Change & TicketChangeHints)[] = [];
+  if (after.queueId !== before.queueId)
+    moves.push({ ...ticketGone(after.id, before.queueId), movedToQueue: after.queueId });
+  const { status, userId, queueId } = before;
+  moves.push({ ...ticketChange(after), before: { status, userId, queueId } });
+  return moves;
 }
 
 /** Which action of core §4 a `PUT /tickets/{id}` body asks for. */
@@ -218,8 +231,7 @@ export async function updateTicket(
       ],
     );
     const after = await loadTicket(tx, c, id);
-    if (after.queueId !== ticket.queueId) changes.push(ticketGone(id, ticket.queueId));
-    changes.push(ticketChange(after));
+    changes.push(...ticketMoved(ticket, after));
     if (command?.action === 'accept') greet = after;
     if (command?.action === 'transfer' && after.queueId !== ticket.queueId) transferred = after;
     action = command?.action;

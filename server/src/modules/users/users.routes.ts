@@ -5,6 +5,7 @@ import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import { pageOf } from '../../http/paging.js';
 import { route } from '../../http/route.js';
+import { refreshUserSockets } from '../../realtime/revoke.js';
 import { UserEntity } from './user.entity.js';
 import { createUser, publicUser, queuesOfUsers, updateUser } from './users.service.js';
 
@@ -70,6 +71,7 @@ export function usersRoutes(app: AppContext): Router {
     route(app, { access: 'admin', params: idParams }, async ({ scope, user, params }) => {
       if (params.id === user.id) throw new AppError('ERR_CANNOT_DELETE_SELF');
       await scope.repo(UserEntity, 'ERR_NO_USER_FOUND').delete(params.id);
+      await refreshUserSockets(app, params.id);
       app.realtime.toCompany(scope.companyId, 'user', { action: 'delete', userId: params.id });
       return { message: 'User deleted' };
     }),

@@ -7,6 +7,7 @@ import type { AuthUser } from '../auth/tokens.js';
 import { CompanyEntity } from '../companies/company.entity.js';
 import { PlanEntity } from '../plans/plan.entity.js';
 import { QueueEntity } from '../queues/queue.entity.js';
+import { refreshUserSockets } from '../../realtime/revoke.js';
 import { UserEntity, type User } from './user.entity.js';
 import type { UserInput, UserUpdate } from '@atende/shared';
 
@@ -180,5 +181,6 @@ export async function updateUser(
     if (queueIds) await setQueues(manager, id, queueIds);
     return saved;
   });
+  await refreshUserSockets(app, id); // new profile/queues re-room them; a new password ends them
   return publicUser(user, (await queuesOfUsers(app.ds, [id])).get(id) ?? []);
 }
