@@ -6,13 +6,18 @@ export interface Listening {
   close: () => void;
 }
 
-/** A signed-in socket recording every event it receives. */
+/**
+ * A signed-in socket recording every company event it receives, once the server said `ready`
+ * (the handshake's own signal is not recorded).
+ */
 export async function listen(url: string, token: string): Promise<Listening> {
   const socket = io(url, { transports: ['websocket'], auth: { token }, reconnection: false });
   const received: Listening['received'] = [];
-  socket.onAny((event: string, payload: unknown) => received.push({ event, payload }));
+  socket.onAny((event: string, payload: unknown) => {
+    if (event !== 'ready') received.push({ event, payload });
+  });
   await new Promise<void>((resolve, reject) => {
-    socket.once('connect', () => resolve());
+    socket.once('ready', () => resolve());
     socket.once('connect_error', reject);
   });
   return { socket, received, close: () => socket.close() };
