@@ -28,15 +28,15 @@ export function createIo(pub: Redis, sub: Redis, prefix: string, http?: HttpServ
   return io;
 }
 
+/** What the handshake found the user to be, for the first placement of the socket. */
+const handshakeViewers = new WeakMap<Socket, SocketViewer>();
+
 /**
  * JWT handshake: the token decides the company and the user; the socket joins its company room,
  * its user room and, for admins, the admins room. Nothing from the client chooses a company. A
  * socket of a deactivated company (or a revoked token) is refused as at login. Once its handlers
  * are in place the socket gets `ready` (Whaticket's clients join their rooms on it).
  */
-/** What the handshake found the user to be, for the first placement of the socket. */
-const handshakeViewers = new WeakMap<Socket, SocketViewer>();
-
 export function acceptConnections(app: AppContext, io: Server): void {
   io.use((socket, next) => {
     const parsed = handshake.safeParse(socket.handshake.auth ?? {});
@@ -74,7 +74,10 @@ export function acceptConnections(app: AppContext, io: Server): void {
     trackTicketSubscriptions(app, socket);
     // Admins are in the admins room before `ready` (the join is synchronous on this process).
     const viewer = handshakeViewers.get(socket);
-    if (viewer) void placeSocket(socket, viewer);
+    if (viewer)
+      placeSocket(socket, viewer).catch((err: unknown) =>
+        logger.warn({ err, userId: user.id }, 'socket not placed in its rooms'),
+      );
     socket.on('userStatus', () => {
       app.ds
         .query('UPDATE users SET online = true, "lastSeenAt" = now() WHERE id = $1', [user.id])
