@@ -6,13 +6,18 @@ export interface Listening {
   close: () => void;
 }
 
-/** A signed-in socket recording every event it receives. */
+/**
+ * A signed-in socket recording every company event it receives, once the server said `ready`
+ * (the handshake's own signal is not recorded).
+ */
 export async function listen(url: string, token: string): Promise<Listening> {
   const socket = io(url, { transports: ['websocket'], auth: { token }, reconnection: false });
   const received: Listening['received'] = [];
-  socket.onAny((event: string, payload: unknown) => received.push({ event, payload }));
+  socket.onAny((event: string, payload: unknown) => {
+    if (event !== 'ready') received.push({ event, payload });
+  });
   await new Promise<void>((resolve, reject) => {
-    socket.once('connect', () => resolve());
+    socket.once('ready', () => resolve());
     socket.once('connect_error', reject);
   });
   return { socket, received, close: () => socket.close() };
@@ -25,4 +30,33 @@ export async function eventually(check: () => boolean, timeoutMs = 3000): Promis
     if (Date.now() > until) throw new Error('condition not met in time');
     await new Promise((r) => setTimeout(r, 25));
   }
+}
+
+/** A signed-in socket that resolves once the server said `ready` (its handlers are in place). */
+export async function listenReady(url: string, token: string): Promise<Listening> {
+  const socket = io(url, { transports: ['websocket'], auth: { token }, reconnection: false });
+  const received: Listening['received'] = [];
+  socket.onAny((event: string, payload: unknown) => received.push({ event, payload }));
+  await new Promise<void>((resolve, reject) => {
+    socket.once('ready', () => resolve());
+    socket.once('connect_error', reject);
+  });
+  return { socket, received, close: () => socket.close() };
+}
+
+/** Emits and resolves with the server's acknowledgement. */
+export function ack(
+  socket: Socket,
+  event: string,
+  ...args: unknown[]
+): Promise<{ ok: boolean; error?: string }> {
+  return new Promise((resolve) => socket.emit(event, ...args, resolve));
+}
+
+/** Resolves when the server ends the socket, with the reason socket.io gives. */
+export function disconnection(socket: Socket): Promise<string> {
+  return new Promise((resolve) => {
+    if (!socket.connected) return resolve('already');
+    socket.once('disconnect', (reason: string) => resolve(reason));
+  });
 }

@@ -6,18 +6,9 @@ import {
   roomOfUser,
   type CompanyEventName,
 } from '@atende/shared';
+import { ticketAudience } from './rooms.js';
 
-/** Sockets of non-admin users with this queue. */
-export const roomOfQueue = (companyId: number, queueId: number): string =>
-  `company-${companyId}-queue-${queueId}`;
-/** Sockets of non-admin users allowed to see tickets without a queue (allTicket enabled). */
-export const roomOfNoQueue = (companyId: number): string => `company-${companyId}-noqueue`;
-
-/** The rooms whose sockets may see a ticket of this queue: admins plus that queue's users. */
-export const ticketAudience = (companyId: number, queueId: number | null): string[] => [
-  roomOfCompanyAdmins(companyId),
-  queueId == null ? roomOfNoQueue(companyId) : roomOfQueue(companyId, queueId),
-];
+export { roomOfNoQueue, roomOfQueue, ticketAudience } from './rooms.js';
 
 /**
  * Every event leaves through here, to a room of one company (or one of its users): an event of
@@ -50,5 +41,24 @@ export class Realtime {
     payload: object,
   ): void {
     this.io.to(ticketAudience(companyId, queueId)).emit(companyEvent(companyId, name), payload);
+  }
+
+  /** A ticket event for the viewers of `queueId` who are not viewers of `exceptQueueId`. */
+  toTicketViewersExcept(
+    companyId: number,
+    queueId: number | null,
+    exceptQueueId: number | null,
+    name: CompanyEventName,
+    payload: object,
+  ): void {
+    this.io
+      .to(ticketAudience(companyId, queueId))
+      .except(ticketAudience(companyId, exceptQueueId))
+      .emit(companyEvent(companyId, name), payload);
+  }
+
+  /** An event for sockets in any of `rooms`, all of them rooms of this company. */
+  toRooms(companyId: number, rooms: string[], name: CompanyEventName, payload: object): void {
+    if (rooms.length) this.io.to(rooms).emit(companyEvent(companyId, name), payload);
   }
 }

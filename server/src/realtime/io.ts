@@ -1,12 +1,14 @@
 import type { Server as HttpServer } from 'node:http';
 import { createAdapter } from '@socket.io/redis-adapter';
 import type { Redis } from 'ioredis';
-import { Server } from 'socket.io';
-import { roomOfCompany, roomOfCompanyAdmins, roomOfUser } from '@atende/shared';
+import { Server, type Socket } from 'socket.io';
+import { roomOfCompany, roomOfUser } from '@atende/shared';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { logger } from '../logger.js';
 import { verifyAccessToken } from '../modules/auth/tokens.js';
+import { placeSocket, socketAccess, type SocketData } from './access.js';
+import type { SocketViewer } from './rooms.js';
 import { trackTicketSubscriptions } from './subscriptions.js';
 
 /** core §9: ping timeout and interval 18000 ms, websocket only. */
@@ -26,36 +28,57 @@ export function createIo(pub: Redis, sub: Redis, prefix: string, http?: HttpServ
   return io;
 }
 
+/** What the handshake found the user to be, for the first placement of the socket. */
+const handshakeViewers = new WeakMap<Socket, SocketViewer>();
+
 /**
  * JWT handshake: the token decides the company and the user; the socket joins its company room,
- * its user room and, for admins, the admins room. Nothing from the client chooses a company.
+ * its user room and, for admins, the admins room. Nothing from the client chooses a company. A
+ * socket of a deactivated company (or a revoked token) is refused as at login. Once its handlers
+ * are in place the socket gets `ready` (Whaticket's clients join their rooms on it).
  */
 export function acceptConnections(app: AppContext, io: Server): void {
   io.use((socket, next) => {
     const parsed = handshake.safeParse(socket.handshake.auth ?? {});
     const token = parsed.success ? parsed.data.token : socket.handshake.query.token;
     if (typeof token !== 'string') return next(new Error('ERR_SESSION_EXPIRED'));
-    verifyAccessToken(app, token).then(
-      (user) => {
-        socket.data.user = user;
-        next();
-      },
-      () => next(new Error('ERR_INVALID_TOKEN')),
-    );
+    verifyAccessToken(app, token)
+      .then(async (user) => {
+        const data: SocketData = {
+          user: {
+            id: user.id,
+            companyId: user.companyId,
+            profile: user.profile,
+            super: user.super,
+            tokenVersion: user.tokenVersion,
+            sessionId: user.sessionId,
+          },
+          subscriptions: [],
+        };
+        const viewer = await socketAccess(app, data.user);
+        if (!viewer) throw new Error('revoked');
+        socket.data = data;
+        return viewer;
+      })
+      .then(
+        (viewer) => {
+          handshakeViewers.set(socket, viewer);
+          next();
+        },
+        () => next(new Error('ERR_INVALID_TOKEN')),
+      );
   });
 
   io.on('connection', (socket) => {
-    const user = socket.data.user as {
-      id: number;
-      companyId: number;
-      profile: string;
-      super: boolean;
-    };
-    void socket.join(roomOfCompany(user.companyId));
-    void socket.join(roomOfUser(user.id));
-    if (user.profile === 'admin' || user.super)
-      void socket.join(roomOfCompanyAdmins(user.companyId));
-    trackTicketSubscriptions(app, socket, user);
+    const { user } = socket.data as SocketData;
+    void socket.join([roomOfCompany(user.companyId), roomOfUser(user.id)]);
+    trackTicketSubscriptions(app, socket);
+    // Admins are in the admins room before `ready` (the join is synchronous on this process).
+    const viewer = handshakeViewers.get(socket);
+    if (viewer)
+      placeSocket(socket, viewer).catch((err: unknown) =>
+        logger.warn({ err, userId: user.id }, 'socket not placed in its rooms'),
+      );
     socket.on('userStatus', () => {
       app.ds
         .query('UPDATE users SET online = true, "lastSeenAt" = now() WHERE id = $1', [user.id])
@@ -64,5 +87,6 @@ export function acceptConnections(app: AppContext, io: Server): void {
     socket.on('disconnect', () => {
       logger.debug({ userId: user.id }, 'socket disconnected');
     });
+    socket.emit('ready');
   });
 }

@@ -1,10 +1,9 @@
 import type { Socket } from 'socket.io';
-import { roomOfCompanyAdmins } from '@atende/shared';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { logger } from '../logger.js';
-import { assertCanOpen, isAdmin, loadViewer } from '../modules/tickets/visibility.js';
-import { roomOfNoQueue, roomOfQueue } from './emitter.js';
+import { assertCanOpen, loadViewer } from '../modules/tickets/visibility.js';
+import { placeSocket, socketAccess, type SocketData } from './access.js';
 
 type Ack = (answer: { ok: boolean; error?: string }) => void;
 
@@ -12,37 +11,32 @@ const ticketIdArg = z.union([
   z.coerce.number().int().positive(),
   z.object({ ticketId: z.coerce.number().int().positive() }).transform((o) => o.ticketId),
 ]);
+/** joinTickets names a list (open, pending, closed; Whaticket also sends others, kept as given). */
+const statusArg = z
+  .union([z.string().max(20), z.object({ status: z.string().max(20) }).transform((o) => o.status)])
+  .optional()
+  .catch(undefined);
+
+const failure = (code: string) => Object.assign(new Error(code), { code });
 
 /**
  * Ticket and message events reach a socket only through the rooms of the tickets its user may
- * see (admins room, one room per queue, the no-queue room). A socket enters them when it asks
- * for tickets (joinTickets, joinNotification, joinChatBox) and leaves them when it asks for none;
- * each join reloads the user's queues, so a change of queues applies on the next join.
+ * see (admins room, one room per queue, the no-queue room), and list deletes through the list
+ * rooms of the lists it shows. A socket enters them when it asks for tickets (joinTickets,
+ * joinNotification, joinChatBox) and leaves them when it asks for none. Each join re-reads the
+ * user (revoked or deleted: disconnected); other changes re-room it through revoke.ts. Every
+ * join and leave is acknowledged (`{ok}`) when the client passes a callback.
  */
-export function trackTicketSubscriptions(
-  app: AppContext,
-  socket: Socket,
-  user: { id: number; companyId: number },
-): void {
-  const subscriptions = new Set<string>();
-  let joined: string[] = [];
-
-  const audienceRooms = async (): Promise<string[]> => {
-    const viewer = await loadViewer(app.ds, user.companyId, user.id);
-    if (isAdmin(viewer)) return [roomOfCompanyAdmins(user.companyId)];
-    const rooms = viewer.queueIds.map((q) => roomOfQueue(user.companyId, q));
-    if (viewer.allTicket === 'enabled') rooms.push(roomOfNoQueue(user.companyId));
-    return rooms;
-  };
+export function trackTicketSubscriptions(app: AppContext, socket: Socket): void {
+  const data = socket.data as SocketData;
 
   const refresh = async () => {
-    const wanted = subscriptions.size ? await audienceRooms() : [];
-    // The admins room is also the admin's company-wide room: never leave it here.
-    for (const room of joined)
-      if (!wanted.includes(room) && room !== roomOfCompanyAdmins(user.companyId))
-        await socket.leave(room);
-    for (const room of wanted) await socket.join(room);
-    joined = wanted;
+    const viewer = await socketAccess(app, data.user);
+    if (!viewer) {
+      socket.disconnect(true);
+      throw failure('ERR_SESSION_EXPIRED');
+    }
+    await placeSocket(socket, viewer);
   };
 
   const handle = (work: () => Promise<void>, ack?: unknown) => {
@@ -57,39 +51,62 @@ export function trackTicketSubscriptions(
       },
     );
   };
+  /** The ack is the last argument, whatever came before it. */
+  const ackOf = (args: unknown[]) => [...args].reverse().find((a) => typeof a === 'function');
+  const firstArg = (args: unknown[]) => (typeof args[0] === 'function' ? undefined : args[0]);
 
-  const join = (key: string) => async () => {
-    subscriptions.add(key);
+  const subscribe = async (key: string) => {
+    if (!data.subscriptions.includes(key)) data.subscriptions.push(key);
     await refresh();
   };
-  const leave = (prefix: string) => async () => {
-    for (const key of [...subscriptions]) if (key.startsWith(prefix)) subscriptions.delete(key);
+  const unsubscribe = async (match: (key: string) => boolean) => {
+    data.subscriptions = data.subscriptions.filter((key) => !match(key));
     await refresh();
   };
 
-  socket.on('joinTickets', (status: unknown, ack?: unknown) =>
-    handle(join(`tickets:${String(status ?? 'all')}`), ack),
-  );
-  socket.on('joinNotification', (_arg?: unknown, ack?: unknown) =>
-    handle(join('notification'), typeof _arg === 'function' ? _arg : ack),
-  );
-  socket.on('joinChatBox', (arg: unknown, ack?: unknown) =>
+  const joinTickets = (...args: unknown[]) =>
+    handle(() => subscribe(`tickets:${statusArg.parse(firstArg(args)) ?? 'all'}`), ackOf(args));
+  const leaveTickets = (...args: unknown[]) => {
+    const status = statusArg.parse(firstArg(args));
+    handle(
+      () => unsubscribe((k) => (status ? k === `tickets:${status}` : k.startsWith('tickets:'))),
+      ackOf(args),
+    );
+  };
+  const joinNotification = (...args: unknown[]) =>
+    handle(() => subscribe('notification'), ackOf(args));
+  const leaveNotification = (...args: unknown[]) =>
+    handle(() => unsubscribe((k) => k === 'notification'), ackOf(args));
+  const joinChatBox = (...args: unknown[]) =>
     handle(async () => {
-      const parsed = ticketIdArg.safeParse(arg);
-      if (!parsed.success)
-        throw Object.assign(new Error('bad ticket id'), { code: 'ERR_VALIDATION' });
+      const parsed = ticketIdArg.safeParse(firstArg(args));
+      if (!parsed.success) throw failure('ERR_VALIDATION');
+      const { companyId, id } = data.user;
       const [ticket] = (await app.ds.query(
         'SELECT "queueId" FROM tickets WHERE id = $1 AND "companyId" = $2',
-        [parsed.data, user.companyId],
+        [parsed.data, companyId],
       )) as { queueId: number | null }[];
-      if (!ticket) throw Object.assign(new Error('no ticket'), { code: 'ERR_NO_TICKET_FOUND' });
-      assertCanOpen(await loadViewer(app.ds, user.companyId, user.id), ticket);
-      await join(`chat:${parsed.data}`)();
-    }, ack),
-  );
-  socket.on('leaveTickets', (_s: unknown, ack?: unknown) => handle(leave('tickets:'), ack));
-  socket.on('leaveNotification', (_a: unknown, ack?: unknown) =>
-    handle(leave('notification'), ack),
-  );
-  socket.on('leaveChatBox', (_a: unknown, ack?: unknown) => handle(leave('chat:'), ack));
+      if (!ticket) throw failure('ERR_NO_TICKET_FOUND');
+      assertCanOpen(await loadViewer(app.ds, companyId, id), ticket);
+      await subscribe(`chat:${parsed.data}`);
+    }, ackOf(args));
+  const leaveChatBox = (...args: unknown[]) => {
+    const parsed = ticketIdArg.safeParse(firstArg(args));
+    handle(
+      () =>
+        unsubscribe((k) => (parsed.success ? k === `chat:${parsed.data}` : k.startsWith('chat:'))),
+      ackOf(args),
+    );
+  };
+
+  socket.on('joinTickets', joinTickets);
+  socket.on('joinNotification', joinNotification);
+  socket.on('joinChatBox', joinChatBox);
+  // Both spellings of leaving: ours (leaveX) and Whaticket's (joinXLeave).
+  socket.on('leaveTickets', leaveTickets);
+  socket.on('joinTicketsLeave', leaveTickets);
+  socket.on('leaveNotification', leaveNotification);
+  socket.on('joinNotificationLeave', leaveNotification);
+  socket.on('leaveChatBox', leaveChatBox);
+  socket.on('joinChatBoxLeave', leaveChatBox);
 }

@@ -79,8 +79,17 @@ class SocketIoConnection implements RealtimeConnection {
 
   onConnectError(handler: (error: { message: string }) => void): () => void {
     const listener = (error: Error) => handler({ message: error.message });
+    // The server ends a socket whose session it revoked (logout, login elsewhere, deactivation);
+    // socket.io does not reconnect by itself then: the session refreshes, or ends.
+    const ended = (reason: string) => {
+      if (reason === 'io server disconnect') handler({ message: 'ERR_SESSION_EXPIRED' });
+    };
     this.socket.on('connect_error', listener);
-    return () => void this.socket.off('connect_error', listener);
+    this.socket.on('disconnect', ended);
+    return () => {
+      this.socket.off('connect_error', listener);
+      this.socket.off('disconnect', ended);
+    };
   }
 
   reconnect(): void {

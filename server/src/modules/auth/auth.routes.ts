@@ -5,6 +5,7 @@ import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import { bearer, route } from '../../http/route.js';
 import { logger } from '../../logger.js';
+import { endUserSockets, refreshUserSockets } from '../../realtime/revoke.js';
 import { CompanyEntity } from '../companies/company.entity.js';
 import { UserEntity } from '../users/user.entity.js';
 import { hashPassword, sessionUser, verifyPassword } from '../users/users.service.js';
@@ -112,6 +113,7 @@ export function authRoutes(app: AppContext): Router {
         action: 'update',
         user: { id: user.id },
       });
+      await endUserSockets(app, user.id);
       return answerSession(app, res, issued);
     }),
   );
@@ -146,6 +148,7 @@ export function authRoutes(app: AppContext): Router {
         fromAccess ?? (typeof refresh === 'string' ? sessionOfRefreshToken(app, refresh) : null);
       if (session) {
         await endSession(app, session.userId, session.sessionId);
+        await refreshUserSockets(app, session.userId);
         await app.ds.query('UPDATE users SET online = false WHERE id = $1', [session.userId]);
       }
       res.clearCookie(REFRESH_COOKIE, { path: '/' });

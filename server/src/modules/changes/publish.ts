@@ -1,6 +1,8 @@
 import type { CompanyEventName } from '@atende/shared';
 import type { EntityManager } from 'typeorm';
 import type { AppContext } from '../../context.js';
+import { withRetry } from '../../db/transaction.js';
+import { listRoomsLeft, type TicketPlacement } from '../../realtime/rooms.js';
 import { workerStarters } from '../../jobs/bullmq.js';
 import { recordChanges, type Change, type ChangeEntity, type PendingChange } from './change-log.js';
 import { sequencerOf, startChangeSweeper } from './sequencer.js';
@@ -14,22 +16,63 @@ const EVENT_OF: Record<ChangeEntity, CompanyEventName | null> = {
   note: null,
 };
 
+/**
+ * Hints a writer may add to a ticket change, used when this process publishes it (they are not
+ * stored: a change published by another process, or by the sweeper, goes without them).
+ */
+export interface TicketChangeHints {
+  /** The ticket's placement before the change (an update), for the lists it left. */
+  before?: TicketPlacement;
+  /** A delete because the ticket moved to this queue: its viewers still see it, not told. */
+  movedToQueue?: number | null;
+}
+
 /** Sends numbered changes as socket events, each carrying its change-feed number. */
 export function publish(
   app: AppContext,
   companyId: number,
-  changes: (Change & { seq: number })[],
+  changes: (Change & TicketChangeHints & { seq: number })[],
 ): void {
   for (const change of changes) {
     const name = EVENT_OF[change.entity];
     if (!name) continue;
     const payload = { ...change.payload, seq: change.seq };
-    if (change.ticketQueueId !== undefined) {
+    if (change.entity === 'ticket') publishListMoves(app, companyId, change);
+    if (
+      change.entity === 'ticket' &&
+      change.action === 'delete' &&
+      change.movedToQueue !== undefined
+    ) {
+      app.realtime.toTicketViewersExcept(
+        companyId,
+        change.ticketQueueId ?? null,
+        change.movedToQueue,
+        name,
+        payload,
+      );
+    } else if (change.ticketQueueId !== undefined) {
       app.realtime.toTicketViewers(companyId, change.ticketQueueId, name, payload);
     } else {
       app.realtime.toCompany(companyId, name, payload);
     }
   }
+}
+
+/**
+ * A ticket that left a list (new status or owner; closed) is deleted from the clients showing
+ * that list before its update goes out, as Whaticket's clients expect. These deletes are not
+ * feed entries (no `seq`): a client that catches up from the feed applies the update itself.
+ */
+function publishListMoves(
+  app: AppContext,
+  companyId: number,
+  change: Change & TicketChangeHints,
+): void {
+  if (change.action !== 'update') return;
+  const ticket = (change.payload as { ticket?: TicketPlacement & { id: number } }).ticket;
+  if (!ticket) return;
+  const rooms = listRoomsLeft(companyId, change.before, ticket);
+  app.realtime.toRooms(companyId, rooms, 'ticket', { action: 'delete', ticketId: ticket.id });
 }
 
 const sequencer = (app: AppContext) =>
@@ -40,7 +83,8 @@ export const publishCommitted = (app: AppContext, companyId: number, pending: Pe
   sequencer(app).sequence(companyId, pending);
 
 /**
- * Runs `work` in one transaction and commits it; the changes it pushed are then numbered and sent
+ * Runs `work` in one transaction and commits it (again, from the start, when Postgres aborted it
+ * for a deadlock or a serialization failure: `work` must only write through `tx`); the changes it pushed are then numbered and sent
  * as socket events, which `published` waits for. Lets a caller go on with post-commit work while
  * its changes are numbered.
  */
@@ -49,11 +93,14 @@ export async function commitWithChanges<T>(
   companyId: number,
   work: (tx: EntityManager, changes: Change[]) => Promise<T>,
 ): Promise<{ value: T; published: Promise<void> }> {
-  const { value, pending } = await app.ds.transaction(async (tx) => {
-    const changes: Change[] = [];
-    const result = await work(tx, changes);
-    return { value: result, pending: await recordChanges(tx, companyId, changes) };
-  });
+  // A transaction aborted by a deadlock or serialization failure runs again (bounded, jittered).
+  const { value, pending } = await withRetry(() =>
+    app.ds.transaction(async (tx) => {
+      const changes: Change[] = [];
+      const result = await work(tx, changes);
+      return { value: result, pending: await recordChanges(tx, companyId, changes) };
+    }),
+  );
   return { value, published: sequencer(app).sequence(companyId, pending) };
 }
 

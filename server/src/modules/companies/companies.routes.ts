@@ -15,6 +15,7 @@ import { pageOf } from '../../http/paging.js';
 import { route } from '../../http/route.js';
 import { beforeSignUp } from '../auth/limits.js';
 import type { AuthUser } from '../auth/tokens.js';
+import { refreshCompanySockets } from '../../realtime/revoke.js';
 import { PlanEntity } from '../plans/plan.entity.js';
 import { publicPlan } from '../plans/plans.routes.js';
 import { visibleSettings } from '../settings/secrets.js';
@@ -120,6 +121,7 @@ export function companiesRoutes(app: AppContext): Router {
       }
       Object.assign(company, fields);
       const saved = await companies().save(company);
+      await refreshCompanySockets(app, company.id);
       if (campaignsEnabled !== undefined) {
         await app.settings.set(company.id, 'campaignsEnabled', String(campaignsEnabled));
       }
@@ -150,6 +152,7 @@ export function companiesRoutes(app: AppContext): Router {
       if (company.id === PLATFORM_COMPANY_ID)
         throw new AppError('ERR_CANNOT_DELETE_PLATFORM_COMPANY');
       await companies().delete({ id: company.id });
+      await refreshCompanySockets(app, company.id);
       return { message: 'ok' };
     }),
   );

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import type { AppContext } from '../../context.js';
+import { lockTicketForWrite } from '../../db/transaction.js';
 import { AppError } from '../../http/errors.js';
 import { logger } from '../../logger.js';
 import type { OutboundContent, OutboundJob } from '../../whatsapp/hooks.js';
@@ -103,6 +104,9 @@ export async function sendMessage(
   const wid = newWhatsappId();
   let job: OutboundJob | undefined;
   const message = await withChanges(app, companyId, async (tx, changes: Change[]) => {
+    job = undefined;
+    if (!(await lockTicketForWrite(tx, companyId, request.ticketId)))
+      throw new AppError('ERR_NO_TICKET_FOUND');
     const ticket = await loadTicket(tx, companyId, request.ticketId);
     assertCanOpen(viewer, ticket);
     if (ticket.whatsappId == null) throw new AppError('ERR_NO_WAPP_FOUND');

@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { idParams, ticketNoteInput, ticketNoteListQuery } from '@atende/shared';
 import type { AppContext } from '../../context.js';
+import { lockTicketForWrite } from '../../db/transaction.js';
 import { AppError } from '../../http/errors.js';
 import { route } from '../../http/route.js';
 import { withChanges } from '../changes/publish.js';
@@ -35,6 +36,8 @@ export function notesRoutes(app: AppContext): Router {
     route(app, { body: ticketNoteInput, status: 201 }, async ({ user, body }) => {
       const viewer = await viewerOf(user);
       return withChanges(app, user.companyId, async (tx, changes) => {
+        if (!(await lockTicketForWrite(tx, user.companyId, body.ticketId)))
+          throw new AppError('ERR_NO_TICKET_FOUND');
         const ticket = await loadTicket(tx, user.companyId, body.ticketId);
         assertCanOpen(viewer, ticket);
         const [contact] = (await tx.query(
@@ -70,6 +73,7 @@ export function notesRoutes(app: AppContext): Router {
           [params.id, user.companyId],
         )) as { ticketId: number; userId: number | null }[];
         if (!note) throw new AppError('ERR_NO_NOTE_FOUND');
+        await lockTicketForWrite(tx, user.companyId, note.ticketId);
         const ticket = await loadTicket(tx, user.companyId, note.ticketId);
         assertCanOpen(viewer, ticket);
         if (note.userId !== user.id && !isAdmin(viewer)) throw new AppError('ERR_NO_PERMISSION');

@@ -7,10 +7,11 @@ import {
 } from '@atende/shared';
 import type { EntityManager } from 'typeorm';
 import type { AppContext } from '../../context.js';
+import { lockContactForWrite, lockTicketForWrite } from '../../db/transaction.js';
 import { AppError } from '../../http/errors.js';
 import { logger } from '../../logger.js';
 import type { Change } from '../changes/change-log.js';
-import { withChanges } from '../changes/publish.js';
+import { withChanges, type TicketChangeHints } from '../changes/publish.js';
 import { sendMessage } from '../messages/messages.service.js';
 import { startRating } from '../rating/rating.js';
 import { onTicketTransferred } from '../routing/notices.js';
@@ -82,7 +83,9 @@ export async function createTicket(
   if (input.queueId == null && !isAdmin(viewer)) throw new AppError('ERR_TRANSFER_QUEUE_REQUIRED');
   return withChanges(app, viewer.companyId, async (tx, changes) => {
     const c = viewer.companyId;
-    await assertOwned(tx, 'contacts', input.contactId, c, 'ERR_NO_CONTACT_FOUND');
+    // The contact is locked first, as every ticket writer does (db/transaction.ts).
+    if (!(await lockContactForWrite(tx, c, input.contactId)))
+      throw new AppError('ERR_NO_CONTACT_FOUND');
     if (input.queueId != null)
       await assertOwned(tx, 'queues', input.queueId, c, 'ERR_NO_QUEUE_FOUND');
     if (input.userId != null) await assertOwned(tx, 'users', input.userId, c, 'ERR_NO_USER_FOUND');
@@ -110,6 +113,19 @@ export async function createTicket(
     changes.push(ticketChange(ticket));
     return ticket;
   });
+}
+
+/**
+ * The changes of a ticket that moved: viewers of its old queue who cannot see the new one lose
+ * it (a feed delete), clients showing a list it left get a delete, then the update goes out.
+ */
+export function ticketMoved(before: TicketView, after: TicketView): (Change & TicketChangeHints)[] {
+  const moves: (Change & TicketChangeHints)[] = [];
+  if (after.queueId !== before.queueId)
+    moves.push({ ...ticketGone(after.id, before.queueId), movedToQueue: after.queueId });
+  const { status, userId, queueId } = before;
+  moves.push({ ...ticketChange(after), before: { status, userId, queueId } });
+  return moves;
 }
 
 /** Which action of core §4 a `PUT /tickets/{id}` body asks for. */
@@ -159,11 +175,8 @@ export async function updateTicket(
   let action: TicketCommand['action'] | undefined;
   const updated = await withChanges(app, viewer.companyId, async (tx, changes: Change[]) => {
     const c = viewer.companyId;
-    const [locked] = (await tx.query(
-      'SELECT id FROM tickets WHERE id = $1 AND "companyId" = $2 FOR UPDATE',
-      [id, c],
-    )) as unknown[];
-    if (!locked) throw new AppError('ERR_NO_TICKET_FOUND');
+    greet = transferred = action = undefined;
+    if (!(await lockTicketForWrite(tx, c, id))) throw new AppError('ERR_NO_TICKET_FOUND');
     const ticket = await loadTicket(tx, c, id);
     assertCanOpen(viewer, ticket);
     const command = commandFor(ticket, body, viewer.id);
@@ -218,8 +231,7 @@ export async function updateTicket(
       ],
     );
     const after = await loadTicket(tx, c, id);
-    if (after.queueId !== ticket.queueId) changes.push(ticketGone(id, ticket.queueId));
-    changes.push(ticketChange(after));
+    changes.push(...ticketMoved(ticket, after));
     if (command?.action === 'accept') greet = after;
     if (command?.action === 'transfer' && after.queueId !== ticket.queueId) transferred = after;
     action = command?.action;
@@ -248,6 +260,8 @@ async function greetOnAccept(app: AppContext, viewer: Viewer, ticket: TicketView
 
 export async function deleteTicket(app: AppContext, viewer: Viewer, id: number): Promise<void> {
   await withChanges(app, viewer.companyId, async (tx, changes) => {
+    if (!(await lockTicketForWrite(tx, viewer.companyId, id)))
+      throw new AppError('ERR_NO_TICKET_FOUND');
     const ticket = await loadTicket(tx, viewer.companyId, id);
     assertCanOpen(viewer, ticket);
     await tx.query('DELETE FROM tickets WHERE id = $1 AND "companyId" = $2', [

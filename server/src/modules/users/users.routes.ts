@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { pageOf } from '../../http/paging.js';
 import { route } from '../../http/route.js';
+import { refreshUserSockets } from '../../realtime/revoke.js';
 import { UserEntity } from './user.entity.js';
 import { createUser, deleteUser, publicUser, queuesOfUsers, updateUser } from './users.service.js';
 
@@ -68,6 +69,7 @@ export function usersRoutes(app: AppContext): Router {
     '/users/:id',
     route(app, { access: 'admin', params: idParams }, async ({ scope, user, params }) => {
       await deleteUser(scope, user, params.id);
+      await refreshUserSockets(app, params.id);
       app.realtime.toCompany(scope.companyId, 'user', { action: 'delete', userId: params.id });
       return { message: 'User deleted' };
     }),

@@ -9,6 +9,7 @@ import { PlanEntity } from '../plans/plan.entity.js';
 import { QueueEntity } from '../queues/queue.entity.js';
 import { visibleSettings } from '../settings/secrets.js';
 import { publishSessionsEnded } from '../auth/sessions.js';
+import { refreshUserSockets } from '../../realtime/revoke.js';
 import { UserEntity, type User } from './user.entity.js';
 import type { UserInput, UserUpdate } from '@atende/shared';
 
@@ -207,5 +208,6 @@ export async function updateUser(
       reason: 'password',
     });
   }
+  await refreshUserSockets(app, id); // new profile/queues re-room them; a new password ends them
   return publicUser(user, (await queuesOfUsers(app.ds, [id])).get(id) ?? []);
 }
