@@ -6,7 +6,8 @@
 // group) rolls back and the general path stores the message. Statements are sent as one
 // multi-statement query, so values are inlined as literals escaped by the driver.
 import type { AppContext } from '../../context.js';
-import type { ConnectionRef } from '../../whatsapp/hooks.js';
+import type { ConnectionRef, InboxEntry } from '../../whatsapp/hooks.js';
+import { settleInboxSql } from '../../whatsapp/inbox.js';
 import { storedMediaType, type PortMessage } from '../../whatsapp/port.js';
 import {
   pendingInsertSql,
@@ -51,6 +52,7 @@ export async function storeFast(
   app: AppContext,
   { companyId, whatsappId }: ConnectionRef,
   msg: PortMessage,
+  entry?: InboxEntry,
 ): Promise<FastStored | undefined> {
   const ints = [companyId, whatsappId];
   if (!ints.every(Number.isSafeInteger)) return undefined;
@@ -107,8 +109,10 @@ export async function storeFast(
       return undefined;
     }
     const changes: Change[] = [ticketChange(ticket), messageChange(message, ticket, 'create')];
+    // The session's inbox row goes in the same commit as the message.
+    const settle = entry ? `${settleInboxSql(entry)};` : '';
     const [inserted] = (await client.query(
-      `${pendingInsertSql(String(companyId), lit(pendingJson(changes)))}; COMMIT;`,
+      `${pendingInsertSql(String(companyId), lit(pendingJson(changes)))}; ${settle} COMMIT;`,
     )) as { rows: { id: number }[] }[];
     open = false;
     const pending = withPendingIds(changes, inserted!.rows);
