@@ -142,7 +142,9 @@ export async function isTransient(ds: DataSource, err: unknown): Promise<boolean
     () => true,
     () => false,
   );
-  const timeout = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 2_000).unref());
+  const timeout = new Promise<boolean>((resolve) =>
+    setTimeout(() => resolve(false), 2_000).unref(),
+  );
   return !(await Promise.race([probe, timeout]));
 }
 

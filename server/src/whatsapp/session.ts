@@ -152,14 +152,17 @@ export class RunningSession {
 
   private flushAppends() {
     if (this.appending) return;
-    this.appending = this.appendAll().finally(() => {
-      this.appending = undefined;
-      if (this.toAppend.length) this.flushAppends();
-    });
+    // Starts after the current burst: events raised in one go (a provider's loop) share an INSERT.
+    this.appending = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.appendAll())
+      .finally(() => {
+        this.appending = undefined;
+        if (this.toAppend.length) this.flushAppends();
+      });
   }
 
   private async appendAll() {
-    for (let failures = 0; this.toAppend.length; ) {
+    for (let failures = 0; this.toAppend.length;) {
       const batch = this.toAppend.slice(0, APPEND_BATCH);
       try {
         await appendInbox(
@@ -287,7 +290,7 @@ export class RunningSession {
   private drainStatus() {
     if (this.statusDraining) return;
     this.statusDraining = (async () => {
-      for (let item = this.statusQueue.shift(); item && !this.quiet; ) {
+      for (let item = this.statusQueue.shift(); item && !this.quiet;) {
         await this.handleStatus(item);
         item = this.statusQueue.shift();
       }
