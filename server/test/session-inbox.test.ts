@@ -185,9 +185,9 @@ describe('write-ahead inbox', () => {
       await storedAfter(id, Date.now());
     }
     const singles = appendLatency.filter(() => true);
-    console.log(
+    process.stdout.write(
       `inbox: one message at a time, handover→durable append ms p50 ${pct(singles, 0.5).toFixed(1)} ` +
-        `p90 ${pct(singles, 0.9).toFixed(1)} max ${pct(singles, 1).toFixed(1)} over ${singles.length} events`,
+        `p90 ${pct(singles, 0.9).toFixed(1)} max ${pct(singles, 1).toFixed(1)} over ${singles.length} events\n`,
     );
     appendLatency.length = 0;
     const ids: string[] = [];
@@ -209,11 +209,11 @@ describe('write-ahead inbox', () => {
     }, 120_000);
     const seconds = (Date.now() - t0) / 1000;
     const burst = appendLatency.filter(() => true);
-    console.log(
+    process.stdout.write(
       `inbox: ${ids.length} messages stored in ${seconds.toFixed(1)} s ` +
         `(${(ids.length / seconds).toFixed(0)} msg/s); handover→durable append ms ` +
         `p50 ${pct(burst, 0.5).toFixed(1)} p99 ${pct(burst, 0.99).toFixed(1)} ` +
-        `max ${pct(burst, 1).toFixed(1)} over ${burst.length} events`,
+        `max ${pct(burst, 1).toFixed(1)} over ${burst.length} events\n`,
     );
     expect(burst.length).toBeGreaterThanOrEqual(ids.length);
     expect((await sim.deliveries(whatsappId)).redelivered).toEqual([]);

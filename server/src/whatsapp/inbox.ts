@@ -80,8 +80,6 @@ export async function settleInbox(tx: Queryable, entry: InboxEntry | undefined):
   entry.settled = true;
 }
 
-const NUL = /\u0000/g;
-
 /**
  * The event with every NUL character removed from its strings (Postgres text cannot hold one;
  * WhatsApp shows nothing for it), and whether there was any.
@@ -92,7 +90,7 @@ export function stripNul<T>(value: T): { value: T; changed: boolean } {
     if (typeof v === 'string') {
       if (!v.includes('\u0000')) return v;
       changed = true;
-      return v.replace(NUL, '');
+      return v.replaceAll('\u0000', '');
     }
     if (Array.isArray(v)) return v.map(walk);
     if (v && typeof v === 'object') {
@@ -156,7 +154,7 @@ export async function deadLetter(
   err: unknown,
   attempts: number,
 ): Promise<void> {
-  const message = (err instanceof Error ? err.message : String(err)).replace(NUL, '');
+  const message = (err instanceof Error ? err.message : String(err)).replaceAll('\u0000', '');
   await ds.transaction(async (tx) => {
     await tx.query(
       `INSERT INTO session_dead_letters ("companyId", "whatsappId", "inboxId", "eventName", event,

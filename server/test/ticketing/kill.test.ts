@@ -139,7 +139,9 @@ it(
     const storedAtKill = await stored();
     const waitingAtKill = await inbox();
     expect(await groupGone(worker.pid!)).toBe(true);
-    console.log(`kill: ${storedAtKill} stored, ${waitingAtKill} only in the inbox at the SIGKILL`);
+    process.stdout.write(
+      `kill: ${storedAtKill} stored, ${waitingAtKill} only in the inbox at the SIGKILL\n`,
+    );
     // The kill interrupted the work: what was not stored lives only in the inbox now.
     expect(storedAtKill).toBeLessThan(TOTAL);
     expect(storedAtKill + waitingAtKill).toBeGreaterThanOrEqual(TOTAL);

@@ -20,7 +20,7 @@ import type {
 import type { Change } from '../changes/change-log.js';
 import { withChanges } from '../changes/publish.js';
 import { upsertContact } from '../contacts/identities.js';
-import { loadTicket, ticketChange } from '../tickets/tickets.queries.js';
+import { loadTicket } from '../tickets/tickets.queries.js';
 import { loadMessage, messageChange } from './messages.queries.js';
 
 const KEY = `"companyId" = $1 AND "whatsappId" = $2 AND wid = $3 AND "fromMe" = $4`;
