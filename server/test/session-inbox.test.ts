@@ -191,7 +191,6 @@ describe('write-ahead inbox', () => {
     );
     appendLatency.length = 0;
     const ids: string[] = [];
-    const t0 = Date.now();
     for (let batch = 0; batch < 2; batch++) {
       const messages = Array.from({ length: 1_000 }, (_, i) => ({
         whatsappId,
@@ -200,18 +199,11 @@ describe('write-ahead inbox', () => {
       }));
       ids.push(...(await sim.inboundBatch(messages)).ids);
     }
-    await until(async () => {
-      const [row] = await q<{ n: number }>(
-        `SELECT count(*)::int AS n FROM messages WHERE wid = ANY($1)`,
-        [ids],
-      );
-      return row!.n === ids.length || undefined;
-    }, 120_000);
-    const seconds = (Date.now() - t0) / 1000;
+    // The window ends at the append; storing 2,000 messages is the kill test's business.
+    await until(() => appendLatency.length >= ids.length || undefined, 60_000);
     const burst = appendLatency.filter(() => true);
     process.stdout.write(
-      `inbox: ${ids.length} messages stored in ${seconds.toFixed(1)} s ` +
-        `(${(ids.length / seconds).toFixed(0)} msg/s); handover→durable append ms ` +
+      `inbox: ${ids.length} messages handed over in one go, handover→durable append ms ` +
         `p50 ${pct(burst, 0.5).toFixed(1)} p99 ${pct(burst, 0.99).toFixed(1)} ` +
         `max ${pct(burst, 1).toFixed(1)} over ${burst.length} events\n`,
     );
