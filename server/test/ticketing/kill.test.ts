@@ -165,6 +165,12 @@ it(
     expect(counts).toHaveLength(ids.length);
     expect(counts.filter((r) => r.n !== 1)).toEqual([]);
     expect(await stored()).toBe(ids.length);
+    // In the order WhatsApp handed them over: the inbox is drained in order, before new events.
+    const order = (await server.app.ds.query(
+      `SELECT wid FROM messages WHERE wid = ANY($1) ORDER BY id`,
+      [ids],
+    )) as { wid: string }[];
+    expect(order.map((r) => r.wid)).toEqual(ids);
     expect(await inbox()).toBe(0);
     expect(await count(`SELECT count(*) AS n FROM session_dead_letters`)).toBe(0);
     // The simulator never handed anything over twice: the inbox did the work, not a replay.
