@@ -125,7 +125,8 @@ export function transientByCode(err: unknown): boolean {
   const code = errorCode(err);
   if (code && (TRANSIENT_STATES.test(code) || TRANSIENT_NODE.has(code))) return true;
   const message = err instanceof Error ? err.message : String(err);
-  return /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(
+  // pg pool and ioredis failures that carry no code.
+  return /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Connection is closed|MaxRetriesPerRequest|Stream isn't writeable/i.test(
     message,
   );
 }
