@@ -69,7 +69,9 @@ export async function storeFast(
   let open = false;
   try {
     open = true;
-    const results = (await client.query(`BEGIN;
+    // The session's inbox row is deleted first, as every handler does (one lock order).
+    const settle = entry ? settleInboxSql(entry) : 'SELECT 1';
+    const results = (await client.query(`BEGIN; ${settle};
       SELECT id, name, number, lid FROM contacts
        WHERE "companyId" = ${companyId} AND number = ${phone} ORDER BY id FOR UPDATE;
       SELECT id FROM tickets WHERE id = (${openTicket}) AND status <> 'closed' FOR UPDATE;
@@ -90,9 +92,9 @@ export async function storeFast(
           "updatedAt" = now()
         WHERE id = (${openTicket}) RETURNING *)
       ${UPDATED_TICKET_VIEW};`)) as { rows: unknown[] }[];
-    const contacts = results[1]!.rows as { name: string; number: string; lid: string | null }[];
-    const [message] = results[3]!.rows as MessageView[];
-    const [ticket] = results[4]!.rows as TicketView[];
+    const contacts = results[2]!.rows as { name: string; number: string; lid: string | null }[];
+    const [message] = results[4]!.rows as MessageView[];
+    const [ticket] = results[5]!.rows as TicketView[];
     const contact = contacts[0];
     const name = msg.fromMe ? undefined : msg.pushName;
     // What upsertContact would change (a better name) is left to the general path.
@@ -109,10 +111,8 @@ export async function storeFast(
       return undefined;
     }
     const changes: Change[] = [ticketChange(ticket), messageChange(message, ticket, 'create')];
-    // The session's inbox row goes in the same commit as the message.
-    const settle = entry ? `${settleInboxSql(entry)};` : '';
     const [inserted] = (await client.query(
-      `${pendingInsertSql(String(companyId), lit(pendingJson(changes)))}; ${settle} COMMIT;`,
+      `${pendingInsertSql(String(companyId), lit(pendingJson(changes)))}; COMMIT;`,
     )) as { rows: { id: number }[] }[];
     open = false;
     const pending = withPendingIds(changes, inserted!.rows);
