@@ -1,7 +1,12 @@
 // A typed client for the simulator's control API, for tests and the benchmark runner.
-import type { SimFaults, SimOutbound, SimState } from '../src/whatsapp/simulator/network.js';
+import type {
+  SimDeliveries,
+  SimFaults,
+  SimOutbound,
+  SimState,
+} from '../src/whatsapp/simulator/network.js';
 
-export type { SimFaults, SimOutbound, SimState };
+export type { SimDeliveries, SimFaults, SimOutbound, SimState };
 
 export interface InboundInput {
   whatsappId: number;
@@ -80,6 +85,16 @@ export class SimulatorClient {
 
   faults(whatsappId: number, faults: Partial<SimFaults>): Promise<SimFaults> {
     return this.call('POST', `/simulator/connections/${whatsappId}/faults`, faults);
+  }
+
+  /** How often each customer message was handed to the session. */
+  deliveries(whatsappId: number): Promise<SimDeliveries> {
+    return this.call('GET', `/simulator/connections/${whatsappId}/deliveries`);
+  }
+
+  /** Many customers' messages in one call (up to 1,000); answers their WhatsApp ids in order. */
+  inboundBatch(messages: InboundInput[]): Promise<{ ids: string[] }> {
+    return this.call('POST', '/simulator/inbound/batch', { messages });
   }
 
   state(whatsappId: number): Promise<ConnectionState> {

@@ -11,6 +11,7 @@ import { TicketNoteEntity } from '../modules/notes/ticket-note.entity.js';
 import { TagEntity } from '../modules/tags/tag.entity.js';
 import { QueueOptionEntity } from '../modules/queue-options/queue-option.entity.js';
 import { QuickMessageEntity } from '../modules/quick-messages/quick-message.entity.js';
+import { DeadLetterEntity } from '../whatsapp/dead-letter.entity.js';
 
 /** Every entity the data source knows. Add new ones at the end. */
 export const entities = [
@@ -27,4 +28,5 @@ export const entities = [
   TagEntity,
   QueueOptionEntity,
   QuickMessageEntity,
+  DeadLetterEntity,
 ];

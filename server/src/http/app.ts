@@ -25,6 +25,7 @@ import { simulatorRoutes } from '../whatsapp/simulator/routes.js';
 import { queuesRoutes } from '../modules/queues/queues.routes.js';
 import { queueOptionsRoutes } from '../modules/queue-options/queue-options.routes.js';
 import { quickMessagesRoutes } from '../modules/quick-messages/quick-messages.routes.js';
+import { deadLettersRoutes } from '../whatsapp/dead-letters.routes.js';
 import { VERSION } from '../version.js';
 import { AppError, errorMiddleware } from './errors.js';
 
@@ -68,6 +69,7 @@ export const routers: RouterFactory[] = [
   queuesRoutes,
   queueOptionsRoutes,
   quickMessagesRoutes,
+  deadLettersRoutes,
 ];
 
 async function health(app: AppContext) {

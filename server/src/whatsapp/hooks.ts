@@ -17,13 +17,26 @@ export interface ConnectionRef {
 }
 
 /**
- * Called for every event of a running session, one at a time and in order per session. A handler
- * that throws makes the session retry that event (handlers must be idempotent).
+ * The write-ahead inbox row of the event being handled (whatsapp/inbox.ts). The handler that
+ * stores the event's effect settles it (settleInbox / settleInboxSql) inside that same
+ * transaction; the session deletes rows no handler settled once every handler has run.
+ */
+export interface InboxEntry {
+  id: string;
+  settled: boolean;
+}
+
+/**
+ * Called for every event of a running session, one at a time and in order per session (status
+ * events in a lane of their own). A handler that throws makes the session retry that event while
+ * the failure is transient, or move it to the dead letters when it is not (handlers must be
+ * idempotent). `entry` is absent for events that do not go through the inbox.
  */
 export type SessionEventHandler = (
   app: AppContext,
   connection: ConnectionRef,
   event: PortEvent,
+  entry?: InboxEntry,
 ) => Promise<void>;
 export const sessionEventHandlers: SessionEventHandler[] = [];
 

@@ -1,10 +1,23 @@
-// One running connection inside the process that holds its lease: the provider, its events
-// handled one at a time and in order, its session state written (fenced) to the whatsapps row,
-// and its outbound worker, paused while the connection is not open.
+// One running connection inside the process that holds its lease: the provider; its events
+// written ahead to the connection's inbox (inbox.ts) and handled from there one at a time, in
+// order; its status events (a lane of their own) written (fenced) to the whatsapps row; and its
+// outbound worker, paused while the connection is not open.
+import { performance } from 'node:perf_hooks';
 import type { AppContext } from '../context.js';
 import { logger } from '../logger.js';
 import { startConnectionWorker, type ConnectionWorker } from './connection-queue.js';
-import { sessionEventHandlers, type ConnectionRef } from './hooks.js';
+import { sessionEventHandlers, type ConnectionRef, type InboxEntry } from './hooks.js';
+import {
+  APPEND_BATCH,
+  appendInbox,
+  deadLetter,
+  INBOX_EVENTS,
+  isTransient,
+  readInbox,
+  recordAppendLatency,
+  stripNul,
+  type InboxRow,
+} from './inbox.js';
 import type {
   ConnectionEvent,
   PortEvent,
@@ -25,10 +38,20 @@ const EVENT_NAMES: PortEventName[] = [
   'contacts',
 ];
 
-/** A handler that throws is retried this many times (backing off to 5 s) before it is skipped. */
-export const HANDLER_ATTEMPTS = 8;
+/**
+ * A handler failing deterministically (the database answers, the error is not a conflict) is
+ * tried this many times, POISON_RETRY_MS apart, then its event goes to the dead letters: a
+ * poisoned event holds the conversation behind it for about 50 ms, not seconds.
+ */
+export const POISON_ATTEMPTS = 2;
+const POISON_RETRY_MS = 50;
+/** Rows another process appended (a fenced-off former holder) are found by this poll. */
+const INBOX_POLL_MS = 5_000;
+/** How long a final DISCONNECTED waits for the events received before it to be stored. */
+const FINAL_DRAIN_MS = 10_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const backoff = (attempt: number) => Math.min(5_000, 100 * 2 ** Math.min(attempt, 6));
 
 interface Queued {
   event: PortEvent;
@@ -43,11 +66,20 @@ export interface SessionRow extends ConnectionRef {
 export class RunningSession {
   readonly provider: WhatsAppProvider;
   private readonly worker: ConnectionWorker;
-  private readonly queue: Queued[] = [];
-  private draining: Promise<void> | undefined;
+  /** Status events, handled in their own lane (they carry no customer data). */
+  private readonly statusQueue: Queued[] = [];
+  private statusDraining: Promise<void> | undefined;
+  /** Events received and not yet durable, with when they arrived (performance.now()). */
+  private readonly toAppend: { event: PortEvent; at: number }[] = [];
+  private appending: Promise<void> | undefined;
+  private readonly inboxLoop: Promise<void>;
+  private wakeSignal = false;
+  private wakeWaiter: (() => void) | undefined;
+  /** The last read found the inbox empty. */
+  private inboxIdle = false;
   private ops: Promise<void> = Promise.resolve();
   private transitioning = false;
-  /** Set once the session is ending: later events are neither written nor handled. */
+  /** Set once the session is ending: events are no longer handled (but still made durable). */
   private quiet = false;
   private renewTimer: NodeJS.Timeout;
 
@@ -60,10 +92,12 @@ export class RunningSession {
   ) {
     this.provider = createProvider(app, ref, { checkOwnership: () => lease.held() });
     for (const name of EVENT_NAMES) {
-      this.provider.events.on(name, (payload) => this.enqueue({ name, payload } as PortEvent));
+      this.provider.events.on(name, (payload) => this.receive({ name, payload } as PortEvent));
     }
     this.worker = startConnectionWorker(app, ref, () => this.provider);
     this.renewTimer = setInterval(() => void this.renew(), Math.max(200, leaseMs / 3));
+    // What the previous holder left in the inbox comes first: new events get higher ids.
+    this.inboxLoop = this.runInbox();
   }
 
   get whatsappId() {
@@ -101,41 +135,197 @@ export class RunningSession {
     return this.op(() => this.provider.logout());
   }
 
-  private enqueue(event: PortEvent) {
+  /** Called synchronously by the provider for every event it raises. */
+  private receive(event: PortEvent) {
+    if (INBOX_EVENTS.has(event.name)) {
+      // Even while ending: the receipt went to WhatsApp, the next holder must find the event.
+      this.toAppend.push({ event, at: performance.now() });
+      this.flushAppends();
+      return;
+    }
     if (this.quiet) return;
-    this.queue.push({ event, transitional: this.transitioning });
-    this.draining ??= this.drain().finally(() => (this.draining = undefined));
+    this.statusQueue.push({ event, transitional: this.transitioning });
+    this.drainStatus();
   }
 
-  private async drain() {
-    for (let item = this.queue.shift(); item && !this.quiet; item = this.queue.shift()) {
-      await this.handle(item);
+  // ---- the write-ahead append: everything received while the previous INSERT ran goes in one ----
+
+  private flushAppends() {
+    if (this.appending) return;
+    // Starts after the current burst: events raised in one go (a provider's loop) share an INSERT.
+    this.appending = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.appendAll())
+      .finally(() => {
+        this.appending = undefined;
+        if (this.toAppend.length) this.flushAppends();
+      });
+  }
+
+  private async appendAll() {
+    for (let failures = 0; this.toAppend.length;) {
+      const batch = this.toAppend.slice(0, APPEND_BATCH);
+      try {
+        await appendInbox(
+          this.app.ds,
+          this.ref,
+          batch.map((b) => b.event),
+        );
+      } catch (err) {
+        // Nothing else can keep these events: retry until the database takes them.
+        failures++;
+        logger.error({ err, whatsappId: this.whatsappId, events: batch.length }, 'inbox append');
+        await sleep(backoff(failures));
+        continue;
+      }
+      failures = 0;
+      this.toAppend.splice(0, batch.length);
+      const now = performance.now();
+      for (const b of batch) recordAppendLatency(now - b.at);
+      this.wake();
     }
   }
 
-  private async handle({ event, transitional }: Queued) {
-    if (event.name === 'connection') {
-      if (transitional) return;
-      const written = await this.persist(event.payload);
-      if (!written) return this.end('lost');
-      this.worker.setConnected(event.payload.status === 'CONNECTED');
+  // ---- the inbox, handled in id order ----
+
+  private wake() {
+    this.wakeSignal = true;
+    this.inboxIdle = false;
+    this.wakeWaiter?.();
+  }
+
+  private async nextWake(timeoutMs: number) {
+    if (this.wakeSignal) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, timeoutMs);
+      this.wakeWaiter = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    this.wakeWaiter = undefined;
+  }
+
+  private async runInbox() {
+    while (!this.quiet) {
+      this.wakeSignal = false;
+      let rows: InboxRow[];
+      try {
+        rows = await readInbox(this.app.ds, this.whatsappId);
+      } catch (err) {
+        logger.error({ err, whatsappId: this.whatsappId }, 'inbox read failed');
+        await this.nextWake(1_000);
+        continue;
+      }
+      if (!rows.length) {
+        this.inboxIdle = !this.wakeSignal;
+        await this.nextWake(INBOX_POLL_MS);
+        continue;
+      }
+      for (const row of rows) {
+        if (this.quiet) return;
+        await this.handleRow(row);
+      }
     }
+  }
+
+  /** Hands one inbox row to every handler; transient failures wait, poison is quarantined. */
+  private async handleRow(row: InboxRow) {
+    const { value: event, changed } = stripNul(row.event);
+    if (changed) {
+      logger.warn(
+        { whatsappId: this.whatsappId, inboxId: row.id, event: event.name },
+        'NUL characters removed from a session event',
+      );
+    }
+    const entry: InboxEntry = { id: row.id, settled: false };
+    let poison = 0;
+    let transient = 0;
     for (const handler of sessionEventHandlers) {
-      for (let attempt = 1; ; attempt++) {
+      for (;;) {
         try {
-          await handler(this.app, this.ref, event);
+          await handler(this.app, this.ref, event, entry);
           break;
         } catch (err) {
-          if (attempt >= HANDLER_ATTEMPTS || this.quiet) {
-            logger.error({ err, event: event.name, whatsappId: this.whatsappId }, 'event skipped');
-            break;
+          if (this.quiet) return;
+          if (await isTransient(this.app.ds, err)) {
+            transient++;
+            logger.warn({ err, whatsappId: this.whatsappId, inboxId: row.id }, 'event retried');
+            await sleep(backoff(transient));
+            continue;
           }
-          await sleep(Math.min(5_000, 100 * 2 ** attempt));
+          if (++poison < POISON_ATTEMPTS) {
+            await sleep(POISON_RETRY_MS);
+            continue;
+          }
+          return this.quarantine(row, err, poison + transient);
         }
       }
     }
-    if (event.name === 'connection' && event.payload.status === 'DISCONNECTED') {
+    if (entry.settled) return;
+    await this.app.ds
+      .query(`DELETE FROM session_inbox WHERE id = $1`, [row.id])
+      .catch((err: unknown) => {
+        // The row is read again and handled again (handlers are idempotent).
+        logger.error({ err, whatsappId: this.whatsappId, inboxId: row.id }, 'inbox settle');
+      });
+  }
+
+  private async quarantine(row: InboxRow, err: unknown, attempts: number) {
+    logger.error(
+      { err, whatsappId: this.whatsappId, inboxId: row.id, event: row.event.name },
+      'session event moved to the dead letters',
+    );
+    for (let failures = 1; !this.quiet; failures++) {
+      try {
+        return await deadLetter(this.app.ds, this.ref, row, err, attempts);
+      } catch (writeErr) {
+        logger.error({ err: writeErr, whatsappId: this.whatsappId }, 'dead letter not written');
+        await sleep(backoff(failures));
+      }
+    }
+  }
+
+  // ---- status events ----
+
+  private drainStatus() {
+    if (this.statusDraining) return;
+    this.statusDraining = (async () => {
+      for (let item = this.statusQueue.shift(); item && !this.quiet;) {
+        await this.handleStatus(item);
+        item = this.statusQueue.shift();
+      }
+    })().finally(() => {
+      this.statusDraining = undefined;
+      if (this.statusQueue.length && !this.quiet) this.drainStatus();
+    });
+  }
+
+  private async handleStatus({ event, transitional }: Queued) {
+    if (event.name !== 'connection' || transitional) return;
+    const written = await this.persist(event.payload).catch((err: unknown) => {
+      logger.error({ err, whatsappId: this.whatsappId }, 'session status not written');
+      return true;
+    });
+    if (!written) return this.end('lost');
+    this.worker.setConnected(event.payload.status === 'CONNECTED');
+    for (const handler of sessionEventHandlers) {
+      await handler(this.app, this.ref, event).catch((err: unknown) =>
+        logger.error({ err, whatsappId: this.whatsappId }, 'status event handler failed'),
+      );
+    }
+    if (event.payload.status === 'DISCONNECTED') {
+      // Unlinked for good: store what arrived before, nobody may run this connection soon.
+      await this.whenStored(FINAL_DRAIN_MS);
       this.end('disconnected');
+    }
+  }
+
+  /** Waits (at most `ms`) until every event received so far is stored or quarantined. */
+  private async whenStored(ms: number) {
+    const deadline = Date.now() + ms;
+    while (!this.quiet && Date.now() < deadline) {
+      if (!this.appending && !this.toAppend.length && this.inboxIdle) return;
+      await sleep(20);
     }
   }
 
@@ -174,23 +364,29 @@ export class RunningSession {
   private end(reason: 'disconnected' | 'lost') {
     if (this.quiet) return;
     this.quiet = true;
+    this.wake();
     this.onEnd(this, reason);
   }
 
   /**
-   * Stops the provider and releases the lease (unless it was lost to another process). The
-   * outbound worker stays until closeWorker(): its blocking connection can take seconds to close
-   * and the next holder should not wait for that.
+   * Stops the provider and releases the lease (unless it was lost to another process). Events
+   * the provider handed over are made durable first (up to `drainMs`, 5 s by default) and the
+   * row being handled finishes; the rest of the inbox is the next holder's. The outbound worker
+   * stays until closeWorker(): its blocking connection can take seconds to close and the next
+   * holder should not wait for that.
    */
   async stop(options: { release: boolean; drainMs?: number }): Promise<void> {
-    const pending = this.draining;
-    if (pending && options.drainMs) {
-      await Promise.race([pending, sleep(options.drainMs)]);
-    }
+    const drainMs = options.drainMs ?? 5_000;
     this.quiet = true;
+    this.wake();
     clearInterval(this.renewTimer);
     this.worker.setConnected(false);
     await this.op(() => this.provider.stop());
+    const deadline = Date.now() + drainMs;
+    while (this.appending && Date.now() < deadline) {
+      await Promise.race([this.appending, sleep(Math.max(0, deadline - Date.now()))]);
+    }
+    await Promise.race([this.inboxLoop, sleep(Math.max(0, deadline - Date.now()))]);
     if (options.release) await this.lease.release();
   }
 

@@ -9,6 +9,7 @@ import { ChangePendingOrder1732239100000 } from './1732239100000-ChangePendingOr
 import { DurableJobs1732240600000 } from './1732240600000-DurableJobs.js';
 import { MediaUsage1732240500000 } from './1732240500000-MediaUsage.js';
 import { AuthSessions1732240200000 } from './1732240200000-AuthSessions.js';
+import { SessionInbox1732240300000 } from './1732240300000-SessionInbox.js';
 
 /** Every migration, in order. Add new ones at the end. */
 export const migrations = [
@@ -23,4 +24,5 @@ export const migrations = [
   DurableJobs1732240600000,
   MediaUsage1732240500000,
   AuthSessions1732240200000,
+  SessionInbox1732240300000,
 ];

@@ -6,7 +6,8 @@
 // group) rolls back and the general path stores the message. Statements are sent as one
 // multi-statement query, so values are inlined as literals escaped by the driver.
 import type { AppContext } from '../../context.js';
-import type { ConnectionRef } from '../../whatsapp/hooks.js';
+import type { ConnectionRef, InboxEntry } from '../../whatsapp/hooks.js';
+import { settleInboxSql } from '../../whatsapp/inbox.js';
 import { storedMediaType, type PortMessage } from '../../whatsapp/port.js';
 import {
   pendingInsertSql,
@@ -51,6 +52,7 @@ export async function storeFast(
   app: AppContext,
   { companyId, whatsappId }: ConnectionRef,
   msg: PortMessage,
+  entry?: InboxEntry,
 ): Promise<FastStored | undefined> {
   const ints = [companyId, whatsappId];
   if (!ints.every(Number.isSafeInteger)) return undefined;
@@ -67,7 +69,9 @@ export async function storeFast(
   let open = false;
   try {
     open = true;
-    const results = (await client.query(`BEGIN;
+    // The session's inbox row is deleted first, as every handler does (one lock order).
+    const settle = entry ? settleInboxSql(entry) : 'SELECT 1';
+    const results = (await client.query(`BEGIN; ${settle};
       SELECT id, name, number, lid FROM contacts
        WHERE "companyId" = ${companyId} AND number = ${phone} ORDER BY id FOR UPDATE;
       SELECT id FROM tickets WHERE id = (${openTicket}) AND status <> 'closed' FOR UPDATE;
@@ -88,9 +92,9 @@ export async function storeFast(
           "updatedAt" = now()
         WHERE id = (${openTicket}) RETURNING *)
       ${UPDATED_TICKET_VIEW};`)) as { rows: unknown[] }[];
-    const contacts = results[1]!.rows as { name: string; number: string; lid: string | null }[];
-    const [message] = results[3]!.rows as MessageView[];
-    const [ticket] = results[4]!.rows as TicketView[];
+    const contacts = results[2]!.rows as { name: string; number: string; lid: string | null }[];
+    const [message] = results[4]!.rows as MessageView[];
+    const [ticket] = results[5]!.rows as TicketView[];
     const contact = contacts[0];
     const name = msg.fromMe ? undefined : msg.pushName;
     // What upsertContact would change (a better name) is left to the general path.

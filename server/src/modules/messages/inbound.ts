@@ -8,7 +8,9 @@ import {
   mediaResultHandlers,
   sessionEventHandlers,
   type ConnectionRef,
+  type InboxEntry,
 } from '../../whatsapp/hooks.js';
+import { settleInbox } from '../../whatsapp/inbox.js';
 import { enqueueMediaDownload } from '../../whatsapp/media.js';
 import { storedMediaType, type PortEvent, type PortMessage } from '../../whatsapp/port.js';
 import { upsertContact } from '../contacts/identities.js';
@@ -67,13 +69,17 @@ const UPDATED_TICKET_VIEW = TICKET_VIEW_SQL.replace('FROM tickets t', 'FROM upd 
 /** Thrown (and the transaction rolled back) when a message assumed new turns out to be known. */
 class KnownMessage extends Error {}
 
-/** Stores one message exactly once per (company, connection, WhatsApp id, fromMe). */
+/**
+ * Stores one message exactly once per (company, connection, WhatsApp id, fromMe); the session's
+ * inbox entry is settled in the transaction that stores it.
+ */
 export async function storeInboundMessage(
   app: AppContext,
   connection: ConnectionRef,
   msg: PortMessage,
+  entry?: InboxEntry,
 ): Promise<Outcome> {
-  const fast = fastEligible(msg) ? await storeFast(app, connection, msg) : undefined;
+  const fast = fastEligible(msg) ? await storeFast(app, connection, msg, entry) : undefined;
   // Most messages are new: insert first and let the unique index say otherwise. A known id
   // (duplicate, replay, ciphertext upgrade) rolls that attempt back and takes the careful path.
   const attempt = fast
@@ -81,12 +87,12 @@ export async function storeInboundMessage(
         value: { kind: 'stored', ...fast, ticketCreated: false } as const,
         published: fast.published,
       }
-    : await commitInbound(app, connection, msg, false).catch((err: unknown) => {
+    : await commitInbound(app, connection, msg, false, entry).catch((err: unknown) => {
         if (err instanceof KnownMessage) return undefined;
         throw err;
       });
   const { value: outcome, published } =
-    attempt ?? (await commitInbound(app, connection, msg, true));
+    attempt ?? (await commitInbound(app, connection, msg, true, entry));
 
   if (outcome.kind === 'duplicate') return outcome;
   if (msg.media) {
@@ -124,10 +130,12 @@ function commitInbound(
   connection: ConnectionRef,
   msg: PortMessage,
   checkFirst: boolean,
+  entry: InboxEntry | undefined,
 ) {
   const { companyId, whatsappId } = connection;
   const mediaType = storedMediaType(msg.type);
   return commitWithChanges<Outcome>(app, companyId, async (tx, changes) => {
+    await settleInbox(tx, entry);
     const [existing] = !checkFirst
       ? []
       : ((await tx.query(
@@ -231,6 +239,7 @@ export async function handleSessionEvent(
   app: AppContext,
   connection: ConnectionRef,
   event: PortEvent,
+  entry?: InboxEntry,
 ): Promise<void> {
   switch (event.name) {
     case 'message':
@@ -238,18 +247,18 @@ export async function handleSessionEvent(
       if (event.payload.type === 'reaction') return;
       // Setting CheckMsgIsGroup (admin §3): group messages are ignored, not stored as tickets.
       if (event.payload.isGroup && (await ignoresGroups(app, connection.companyId))) return;
-      await storeInboundMessage(app, connection, event.payload);
+      await storeInboundMessage(app, connection, event.payload, entry);
       return;
     case 'ack':
-      return applyAck(app, connection, event.payload);
+      return applyAck(app, connection, event.payload, entry);
     case 'edit':
-      return applyEdit(app, connection, event.payload);
+      return applyEdit(app, connection, event.payload, entry);
     case 'revoke':
-      return applyRevoke(app, connection, event.payload);
+      return applyRevoke(app, connection, event.payload, entry);
     case 'reaction':
-      return applyReaction(app, connection, event.payload);
+      return applyReaction(app, connection, event.payload, entry);
     case 'contacts':
-      return applyContacts(app, connection, event.payload);
+      return applyContacts(app, connection, event.payload, entry);
     case 'connection':
       return;
   }

@@ -2,7 +2,13 @@
 // the address book teaches about contacts. Each is idempotent: a replayed event changes nothing.
 import type { EntityManager } from 'typeorm';
 import type { AppContext } from '../../context.js';
-import type { ConnectionRef, MediaDownloadJob, MediaDownloadResult } from '../../whatsapp/hooks.js';
+import type {
+  ConnectionRef,
+  InboxEntry,
+  MediaDownloadJob,
+  MediaDownloadResult,
+} from '../../whatsapp/hooks.js';
+import { settleInbox } from '../../whatsapp/inbox.js';
 import type {
   AckEvent,
   ContactsEvent,
@@ -14,7 +20,7 @@ import type {
 import type { Change } from '../changes/change-log.js';
 import { withChanges } from '../changes/publish.js';
 import { upsertContact } from '../contacts/identities.js';
-import { loadTicket, ticketChange } from '../tickets/tickets.queries.js';
+import { loadTicket } from '../tickets/tickets.queries.js';
 import { loadMessage, messageChange } from './messages.queries.js';
 
 const KEY = `"companyId" = $1 AND "whatsappId" = $2 AND wid = $3 AND "fromMe" = $4`;
@@ -25,15 +31,19 @@ const keyParams = (c: ConnectionRef, ref: MessageRef) => [
   ref.fromMe,
 ];
 
-/** Runs an UPDATE on the referenced message; records the change when a row changed. */
+/**
+ * Runs an UPDATE on the referenced message; records the change when a row changed. The session's
+ * inbox entry, if any, is settled in the same transaction.
+ */
 async function updateMessage(
   app: AppContext,
   connection: ConnectionRef,
   sql: (key: string) => string,
   params: unknown[],
-  alsoTicket = false,
+  inbox?: InboxEntry,
 ): Promise<void> {
   await withChanges(app, connection.companyId, async (tx: EntityManager, changes: Change[]) => {
+    await settleInbox(tx, inbox);
     const [rows] = (await tx.query(`${sql(KEY)} RETURNING id`, params)) as [
       { id: number }[],
       number,
@@ -42,13 +52,17 @@ async function updateMessage(
       const message = await loadMessage(tx, connection.companyId, id);
       const ticket = await loadTicket(tx, connection.companyId, message.ticketId);
       changes.push(messageChange(message, ticket, 'update'));
-      if (alsoTicket) changes.push(ticketChange(ticket));
     }
   });
 }
 
 /** Acks only move forward (an old receipt arriving late never lowers the ack). */
-export function applyAck(app: AppContext, c: ConnectionRef, e: AckEvent): Promise<void> {
+export function applyAck(
+  app: AppContext,
+  c: ConnectionRef,
+  e: AckEvent,
+  inbox?: InboxEntry,
+): Promise<void> {
   if (e.failed) {
     return updateMessage(
       app,
@@ -56,6 +70,7 @@ export function applyAck(app: AppContext, c: ConnectionRef, e: AckEvent): Promis
       (key) => `UPDATE messages SET "sendError" = 'ERR_SENDING_WAPP_MSG', "updatedAt" = now()
                  WHERE ${key} AND "sendError" IS NULL`,
       keyParams(c, e.ref),
+      inbox,
     );
   }
   return updateMessage(
@@ -63,11 +78,17 @@ export function applyAck(app: AppContext, c: ConnectionRef, e: AckEvent): Promis
     c,
     (key) => `UPDATE messages SET ack = $5, "updatedAt" = now() WHERE ${key} AND ack < $5`,
     [...keyParams(c, e.ref), e.ack],
+    inbox,
   );
 }
 
 /** An edit keeps the previous text in `previousBodies`. */
-export function applyEdit(app: AppContext, c: ConnectionRef, e: EditEvent): Promise<void> {
+export function applyEdit(
+  app: AppContext,
+  c: ConnectionRef,
+  e: EditEvent,
+  inbox?: InboxEntry,
+): Promise<void> {
   return updateMessage(
     app,
     c,
@@ -77,22 +98,34 @@ export function applyEdit(app: AppContext, c: ConnectionRef, e: EditEvent): Prom
          body = $5, "isEdited" = true, "updatedAt" = now()
        WHERE ${key} AND body <> $5`,
     [...keyParams(c, e.ref), e.body],
+    inbox,
   );
 }
 
 /** A message deleted for everyone stays stored, marked deleted. */
-export function applyRevoke(app: AppContext, c: ConnectionRef, e: RevokeEvent): Promise<void> {
+export function applyRevoke(
+  app: AppContext,
+  c: ConnectionRef,
+  e: RevokeEvent,
+  inbox?: InboxEntry,
+): Promise<void> {
   return updateMessage(
     app,
     c,
     (key) => `UPDATE messages SET "isDeleted" = true, "updatedAt" = now()
                WHERE ${key} AND NOT "isDeleted"`,
     keyParams(c, e.ref),
+    inbox,
   );
 }
 
 /** One reaction per person on a message; an empty emoji removes theirs. */
-export function applyReaction(app: AppContext, c: ConnectionRef, e: ReactionEvent): Promise<void> {
+export function applyReaction(
+  app: AppContext,
+  c: ConnectionRef,
+  e: ReactionEvent,
+  inbox?: InboxEntry,
+): Promise<void> {
   const from = e.fromMe ? 'me' : (e.from.phone ?? e.from.lid ?? 'unknown');
   const entry = JSON.stringify(e.emoji ? [{ from, emoji: e.emoji, fromMe: e.fromMe }] : []);
   return updateMessage(
@@ -106,6 +139,7 @@ export function applyReaction(app: AppContext, c: ConnectionRef, e: ReactionEven
          COALESCE((SELECT jsonb_agg(r) FROM jsonb_array_elements(reactions) r
                     WHERE r->>'from' <> $5), '[]'::jsonb) || $6::jsonb`,
     [...keyParams(c, e.target), from, entry],
+    inbox,
   );
 }
 
@@ -114,8 +148,10 @@ export async function applyContacts(
   app: AppContext,
   c: ConnectionRef,
   e: ContactsEvent,
+  inbox?: InboxEntry,
 ): Promise<void> {
   await withChanges(app, c.companyId, async (tx, changes) => {
+    await settleInbox(tx, inbox);
     for (const info of e.contacts) {
       await upsertContact(
         tx,

@@ -169,6 +169,18 @@ describe('BaileysProvider over a real socket pointed at a dead URL', () => {
     ]);
   });
 
+  it('hands a message over where Baileys raises it, not when its event buffer lets it out', async () => {
+    const { provider, sockets, seen } = setup({ urls: [DEAD_URL] });
+    await provider.start();
+    const { ev } = sockets[0]!.sock;
+    // As Baileys does around every received node (processNodeWithBuffer, offline queue).
+    ev.buffer();
+    ev.emit('messages.upsert', { messages: [text('B1', 'da fila offline')], type: 'append' });
+    expect(seen.message.map((m) => m.id)).toEqual(['B1']);
+    ev.flush();
+    expect(seen.message.map((m) => m.id)).toEqual(['B1']);
+  });
+
   it('backs off after the dead URL refuses, and a reconnect leaves exactly one live socket', async () => {
     const { provider, sockets, seen, pending, fire } = setup({ urls: [DEAD_URL] });
     await provider.start();

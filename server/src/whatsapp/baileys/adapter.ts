@@ -84,13 +84,6 @@ export class MapCacheStore implements CacheStore {
 const SOCKET_EVENTS = [
   'connection.update',
   'creds.update',
-  'messages.upsert',
-  'messages.update',
-  'messages.reaction',
-  'message-receipt.update',
-  'lid-mapping.update',
-  'contacts.upsert',
-  'contacts.update',
 ] as const satisfies readonly (keyof BaileysEventMap)[];
 
 const RECENT_SENT_LIMIT = 500;
@@ -121,6 +114,8 @@ export class BaileysProvider implements WhatsAppProvider {
   private pairingPhone: string | undefined;
   private cancelTimer: (() => void) | undefined;
   private credsWrite: Promise<void> = Promise.resolve();
+  /** Puts back the socket's own `ev.emit` (see listen). */
+  private restoreEmit: (() => void) | undefined;
   /** Sockets made and ended, so tests (and metrics) can see exactly one is alive. */
   readonly sockets = { created: 0, ended: 0 };
 
@@ -187,23 +182,59 @@ export class BaileysProvider implements WhatsAppProvider {
     const sock = this.sock;
     if (!sock) return;
     this.sock = undefined;
+    this.restoreEmit?.();
+    this.restoreEmit = undefined;
     for (const event of SOCKET_EVENTS) sock.ev.removeAllListeners(event);
     this.sockets.ended++;
     await sock.end(undefined);
   }
 
   private listen(sock: BaileysSocket): void {
-    const emit = (events: PortEvent[]) => events.forEach((e) => this.events.emitEvent(e));
     const ev = sock.ev;
     ev.on('connection.update', (update) => void this.onConnection(sock, update));
     ev.on('creds.update', (update) => this.saveCreds(update));
-    ev.on('messages.upsert', (upsert) => emit(map.mapUpsert(this.ctx, upsert)));
-    ev.on('messages.update', (updates) => emit(map.mapMessageUpdates(this.ctx, updates)));
-    ev.on('messages.reaction', (reactions) => emit(map.mapReactions(this.ctx, reactions)));
-    ev.on('message-receipt.update', (receipts) => emit(map.mapReceipts(this.ctx, receipts)));
-    ev.on('lid-mapping.update', (mapping) => emit(map.mapLidMapping(this.ctx, mapping)));
-    ev.on('contacts.upsert', (contacts) => emit(map.mapContacts(this.ctx, contacts)));
-    ev.on('contacts.update', (contacts) => emit(map.mapContacts(this.ctx, contacts)));
+    // Customers' data is taken where Baileys raises it, not where its event buffer lets it out:
+    // Baileys has already sent WhatsApp's receipt by then (messages-recv.js handleMessage sends
+    // it before upsertMessage), and the buffer holds events of the offline queue for 100 ms or
+    // more. Every socket layer calls `ev.emit` on this same object, so wrapping it sees each
+    // raw event once, in the tick Baileys raises it (docs/decisions.md, issue 19).
+    const raw = ev.emit;
+    ev.emit = ((event: keyof BaileysEventMap, data: unknown) => {
+      if (sock === this.sock) this.onData(event, data);
+      return raw.call(ev, event as never, data as never);
+    }) as typeof ev.emit;
+    this.restoreEmit = () => {
+      ev.emit = raw;
+    };
+  }
+
+  /** Maps a raw socket event carrying customers' data to port events, synchronously. */
+  private onData(event: keyof BaileysEventMap, data: unknown): void {
+    let events: PortEvent[];
+    switch (event) {
+      case 'messages.upsert':
+        events = map.mapUpsert(this.ctx, data as BaileysEventMap['messages.upsert']);
+        break;
+      case 'messages.update':
+        events = map.mapMessageUpdates(this.ctx, data as BaileysEventMap['messages.update']);
+        break;
+      case 'messages.reaction':
+        events = map.mapReactions(this.ctx, data as BaileysEventMap['messages.reaction']);
+        break;
+      case 'message-receipt.update':
+        events = map.mapReceipts(this.ctx, data as BaileysEventMap['message-receipt.update']);
+        break;
+      case 'lid-mapping.update':
+        events = map.mapLidMapping(this.ctx, data as BaileysEventMap['lid-mapping.update']);
+        break;
+      case 'contacts.upsert':
+      case 'contacts.update':
+        events = map.mapContacts(this.ctx, data as BaileysEventMap['contacts.upsert']);
+        break;
+      default:
+        return;
+    }
+    for (const e of events) this.events.emitEvent(e);
   }
 
   private async onConnection(sock: BaileysSocket, update: Partial<ConnectionState>) {

@@ -132,8 +132,9 @@ export class SimulatedDevice {
     this.me = { phone: number };
     this.setStatus({ status: 'CONNECTED', me: this.me });
     const faults = await this.network.faults(this.connectionId);
-    if (reconnected && faults.replayOnReconnect) {
+    if (reconnected && faults.replayOnReconnect && !faults.noReplay) {
       for (const message of await this.network.unreadDelivered(this.connectionId)) {
+        await this.network.countHandover(this.connectionId, message.id);
         await this.deliver(message, faults, true);
       }
     }
@@ -217,9 +218,10 @@ export class SimulatedDevice {
     const deliveries = await this.network.takeInbox(this.connectionId);
     const faults = await this.network.faults(this.connectionId);
     const messages: SimInbound[] = [];
-    for (const delivery of deliveries) {
-      if (delivery.kind === 'message') messages.push(delivery.message);
-      else this.emitAck(delivery);
+    for (const { delivery, handovers } of deliveries) {
+      if (delivery.kind !== 'message') this.emitAck(delivery);
+      // Counted as delivered before: real WhatsApp never sends it again.
+      else if (!faults.noReplay || handovers <= 1) messages.push(delivery.message);
     }
     await this.deliverAll(messages, faults);
   }
@@ -269,6 +271,6 @@ export class SimulatedDevice {
       await sleep(20);
     }
     this.events.emit('message', message);
-    if (faults.duplicate) this.events.emit('message', { ...message });
+    if (faults.duplicate && !faults.noReplay) this.events.emit('message', { ...message });
   }
 }

@@ -14,6 +14,12 @@ export interface SimFaults {
   replayOnReconnect: boolean;
   /** Deliver a `ciphertext` placeholder first, then the real content under the same id. */
   ciphertextFirst: boolean;
+  /**
+   * Real WhatsApp: a message counts as delivered (the receipt) once handed to the session and is
+   * never delivered again, whatever happens to the session. Overrides replayOnReconnect and
+   * duplicate, so a test proves our inbox, not the simulator's replay.
+   */
+  noReplay: boolean;
 }
 
 export const NO_FAULTS: SimFaults = {
@@ -21,7 +27,31 @@ export const NO_FAULTS: SimFaults = {
   outOfOrder: false,
   replayOnReconnect: false,
   ciphertextFirst: false,
+  noReplay: false,
 };
+
+/** How many times each inbound message was handed to a session (the receipts WhatsApp saw). */
+export interface SimDeliveries {
+  handedOver: number;
+  /** Ids handed over more than once. */
+  redelivered: string[];
+}
+
+// Takes the inbox and counts each message's handover in one step: a message is either still
+// waiting or counted as delivered, never both, never neither.
+const TAKE_INBOX = `
+local rows = redis.call('LRANGE', KEYS[1], 0, -1)
+redis.call('DEL', KEYS[1])
+local counts = {}
+for i, row in ipairs(rows) do
+  local d = cjson.decode(row)
+  if d.kind == 'message' then
+    counts[i] = redis.call('HINCRBY', KEYS[2], d.message.id, 1)
+  else
+    counts[i] = 0
+  end
+end
+return {rows, counts}`;
 
 /** A customer's message as the control API accepted it, waiting for the session. */
 export interface SimInbound {
@@ -193,7 +223,17 @@ export class SimNetwork {
 
   /** Everything the simulator knows about a connection goes (the connection was deleted). */
   async forget(connectionId: string): Promise<void> {
-    const parts = ['ctl', 'inbox', 'unread', 'outbound', 'seq', 'state', 'reads', 'presence'];
+    const parts = [
+      'ctl',
+      'inbox',
+      'unread',
+      'outbound',
+      'seq',
+      'state',
+      'reads',
+      'presence',
+      'delivered',
+    ];
     // Media keys expire on their own.
     await this.redis.del(...parts.map((part) => this.key(connectionId, part)));
   }
@@ -216,8 +256,35 @@ export class SimNetwork {
     return this.take<SimControl>(connectionId, 'ctl');
   }
 
-  takeInbox(connectionId: string): Promise<SimDelivery[]> {
-    return this.take<SimDelivery>(connectionId, 'inbox');
+  /**
+   * Everything waiting for the session, each message with the number of times it has now been
+   * handed over (1 the first time).
+   */
+  async takeInbox(connectionId: string): Promise<{ delivery: SimDelivery; handovers: number }[]> {
+    const [rows, counts] = (await this.redis.eval(
+      TAKE_INBOX,
+      2,
+      this.key(connectionId, 'inbox'),
+      this.key(connectionId, 'delivered'),
+    )) as [string[], number[]];
+    return rows.map((row, i) => ({
+      delivery: JSON.parse(row) as SimDelivery,
+      handovers: counts[i] ?? 0,
+    }));
+  }
+
+  /** Counts a replayed message's handover; returns how many times it has been handed over. */
+  countHandover(connectionId: string, id: string): Promise<number> {
+    return this.redis.hincrby(this.key(connectionId, 'delivered'), id, 1);
+  }
+
+  async deliveries(connectionId: string): Promise<SimDeliveries> {
+    const counts = await this.redis.hgetall(this.key(connectionId, 'delivered'));
+    const entries = Object.entries(counts);
+    return {
+      handedOver: entries.length,
+      redelivered: entries.filter(([, n]) => Number(n) > 1).map(([id]) => id),
+    };
   }
 
   /** Inbound messages not read yet and not waiting in the inbox: what a replay delivers. */

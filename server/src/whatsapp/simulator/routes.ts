@@ -78,6 +78,7 @@ const faultsBody = z.object({
   outOfOrder: z.boolean().optional(),
   replayOnReconnect: z.boolean().optional(),
   ciphertextFirst: z.boolean().optional(),
+  noReplay: z.boolean().optional(),
 });
 
 /** The number the simulated phone gets when none is given: 55 11 9 and the id. */
@@ -106,6 +107,14 @@ export function simulatorRoutes(app: AppContext): Router {
         ...(await network.state(id)),
       };
     }),
+  );
+
+  // How often each customer message was handed to the session (WhatsApp's delivery receipts).
+  router.get(
+    '/simulator/connections/:id/deliveries',
+    route(app, { access: 'admin', params: idParams }, async ({ scope, params }) =>
+      network.deliveries(await simulated(scope, params.id)),
+    ),
   );
 
   router.post(

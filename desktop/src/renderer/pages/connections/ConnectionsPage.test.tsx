@@ -70,6 +70,7 @@ describe('connections page', () => {
     expect(screen.queryByRole('button', { name: 'Reiniciar Conexões' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'QR CODE' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Editar' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Mensagens não processadas' })).toBeNull();
   });
 
   it('refuses an empty or short name and saves nothing', async () => {
@@ -83,6 +84,36 @@ describe('connections page', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Salvar' }));
     expect(await within(dialog).findByText('Too Short!')).toBeTruthy();
     await waitFor(() => expect(writes(requests)).toEqual([]));
+  });
+
+  it("lists a connection's dead letters to the admin", async () => {
+    signedIn(admin(), (req) =>
+      req.path === '/whatsapp/2/dead-letters'
+        ? {
+            status: 200,
+            data: {
+              hasMore: false,
+              deadLetters: [
+                {
+                  id: 7,
+                  eventName: 'message',
+                  event: { name: 'message', payload: { id: 'X1', body: 'sem remetente' } },
+                  error: 'message X1 has no sender identity',
+                  attempts: 2,
+                  receivedAt: '2024-01-05T12:00:00.000Z',
+                },
+              ],
+            },
+          }
+        : respond(req),
+    );
+    await openPage('/connections');
+    const row = await screen.findByTestId('connection-2');
+    fireEvent.click(within(row).getByRole('button', { name: 'Mensagens não processadas' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(await within(dialog).findByText('sem remetente')).toBeTruthy();
+    expect(within(dialog).getByText('message X1 has no sender identity')).toBeTruthy();
+    expect(within(dialog).getByText('Mensagens não processadas: Conexão 2')).toBeTruthy();
   });
 
   it('offers the simulator provider only when the server has it on', async () => {

@@ -2,6 +2,7 @@ import { can } from '@atende/shared';
 import CheckCircle from '@mui/icons-material/CheckCircle';
 import DeleteOutline from '@mui/icons-material/DeleteOutlined';
 import Edit from '@mui/icons-material/Edit';
+import ReportProblemOutlined from '@mui/icons-material/ReportProblemOutlined';
 import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
 import Table from '@mui/material/Table';
@@ -19,6 +20,7 @@ import { ConfirmDialog } from '../admin/ConfirmDialog';
 import { PageHeader } from '../admin/PageHeader';
 import { PageFrame, ScrollPaper } from '../admin/ScrollPaper';
 import { ConnectionModal } from './ConnectionModal';
+import { DeadLettersDialog } from './DeadLettersDialog';
 import { QrCodeModal } from './QrCodeModal';
 import { SessionButtons, StatusIcon } from './SessionCells';
 import { formatUpdatedAt, type SessionButton } from './status';
@@ -42,6 +44,8 @@ export default function ConnectionsPage() {
   const [modalOpen, setModalOpen] = useState(false);
   const [qrId, setQrId] = useState<number | null>(null);
   const [confirm, setConfirm] = useState<Confirm>(null);
+  const [lettersOf, setLettersOf] = useState<Connection | null>(null);
+  const closeLetters = useCallback(() => setLettersOf(null), []);
   const qrConnection = connections.find((c) => c.id === qrId) ?? null;
   const closeQr = useCallback(() => setQrId(null), []);
 
@@ -155,6 +159,13 @@ export default function ConnectionsPage() {
                     >
                       <DeleteOutline />
                     </IconButton>
+                    <IconButton
+                      size="small"
+                      aria-label={t('connections.deadLetters.open')}
+                      onClick={() => setLettersOf(c)}
+                    >
+                      <ReportProblemOutlined />
+                    </IconButton>
                   </TableCell>
                 )}
               </TableRow>
@@ -177,6 +188,7 @@ export default function ConnectionsPage() {
         pairingCode={qrId === null ? undefined : pairingCodes[qrId]}
         onClose={closeQr}
       />
+      <DeadLettersDialog connection={lettersOf} onClose={closeLetters} />
       <ConfirmDialog
         open={Boolean(confirm)}
         title={
