@@ -71,15 +71,15 @@ function Media({ message }: { message: Message }) {
           >
             {name}
           </Typography>
-          <Button
-            size="small"
-            variant="outlined"
-            href={src ?? undefined}
-            download={name}
-            disabled={!src}
-          >
-            {t('messages.download')}
-          </Button>
+          {src ? (
+            <Button size="small" variant="outlined" href={src} download={name}>
+              {t('messages.download')}
+            </Button>
+          ) : (
+            <Button size="small" variant="outlined" disabled>
+              {t('messages.download')}
+            </Button>
+          )}
         </Box>
       );
     }
