@@ -24,11 +24,14 @@ function signedIn(user: User) {
 const location = () => screen.getByTestId('location').textContent;
 
 describe('route guards by permission (core §6)', () => {
-  it.each(ADMIN_ROUTES)('an agent opening %s is sent to / (and from there to /tickets)', async (path) => {
-    signedIn(makeUser({ profile: 'user' }));
-    await renderApp(path);
-    await waitFor(() => expect(location()).toBe('/tickets'), { timeout: 5000 });
-  });
+  it.each(ADMIN_ROUTES)(
+    'an agent opening %s is sent to / (and from there to /tickets)',
+    async (path) => {
+      signedIn(makeUser({ profile: 'user' }));
+      await renderApp(path);
+      await waitFor(() => expect(location()).toBe('/tickets'), { timeout: 5000 });
+    },
+  );
 
   it.each(['/users', '/queues', '/connections', '/settings', '/files'])(
     'an admin opens %s',

@@ -1,9 +1,5 @@
 import Box from '@mui/material/Box';
-import {
-  parseWhatsAppFormatting,
-  truncateFormatted,
-  type FormatNode,
-} from '@atende/shared';
+import { parseWhatsAppFormatting, truncateFormatted, type FormatNode } from '@atende/shared';
 import { Fragment, useMemo, type ReactNode } from 'react';
 
 function renderNodes(nodes: readonly FormatNode[]): ReactNode[] {

@@ -96,7 +96,8 @@ registerBundles({
         unsaved_other: '{{count}} unsaved options',
         discardTitle: 'Discard unsaved options?',
         discardMessage_one: 'There is 1 option typed but not saved. Close without saving?',
-        discardMessage_other: 'There are {{count}} options typed but not saved. Close without saving?',
+        discardMessage_other:
+          'There are {{count}} options typed but not saved. Close without saving?',
         titleRequired: 'Required',
       },
     },
@@ -146,7 +147,8 @@ registerBundles({
         unsaved_other: '{{count}} opciones sin guardar',
         discardTitle: '¿Descartar las opciones sin guardar?',
         discardMessage_one: 'Hay 1 opción escrita y no guardada. ¿Cerrar sin guardar?',
-        discardMessage_other: 'Hay {{count}} opciones escritas y no guardadas. ¿Cerrar sin guardar?',
+        discardMessage_other:
+          'Hay {{count}} opciones escritas y no guardadas. ¿Cerrar sin guardar?',
         titleRequired: 'Obligatorio',
       },
     },

@@ -50,7 +50,8 @@ export function MessageInput({ ticket, replyTo, onClearReply }: Props) {
     try {
       if (quickMedia?.mediaUrl) {
         const blob = await api.get<Blob>(quickMedia.mediaUrl, { responseType: 'blob' });
-        const name = quickMedia.mediaName ?? fileNameOf({ body: '', mediaUrl: quickMedia.mediaUrl });
+        const name =
+          quickMedia.mediaName ?? fileNameOf({ body: '', mediaUrl: quickMedia.mediaUrl });
         const caption = isSendable(body) ? signBody(body.trim(), user.name, signed) : '';
         await upload([new File([blob], name, { type: blob.type })], caption);
         setQuickMedia(null);

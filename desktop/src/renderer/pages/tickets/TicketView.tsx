@@ -15,7 +15,13 @@ import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
-import { can, canOpenTicket, formatPhoneDisplay, NARROW_BREAKPOINT, WIDE_BREAKPOINT } from '@atende/shared';
+import {
+  can,
+  canOpenTicket,
+  formatPhoneDisplay,
+  NARROW_BREAKPOINT,
+  WIDE_BREAKPOINT,
+} from '@atende/shared';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';

@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../../api/types';
-import {
-  ackState,
-  fileNameOf,
-  isSendable,
-  mergeMessages,
-  signBody,
-  threadRows,
-} from './messages';
+import { ackState, fileNameOf, isSendable, mergeMessages, signBody, threadRows } from './messages';
 
 const msg = (id: number, createdAt: string, ticketId = 1): Message => ({
   id,
