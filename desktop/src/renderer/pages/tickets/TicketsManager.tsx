@@ -24,7 +24,7 @@ import { LIST_LOAD_DELAY_MS } from './useTicketList';
 import { useTicketsUi } from './store';
 
 /** The count sits over the label's end without widening the tab much (999+ fits). */
-const SUBTAB_BADGE = { pr: 1.5, '& .MuiBadge-badge': { right: -2, top: 2 } } as const;
+const SUBTAB_BADGE = { pr: 2, '& .MuiBadge-badge': { right: 2, top: 2 } } as const;
 
 /** The list panel of core §2: open (assigned / pending), closed and search tabs. */
 export function TicketsManager({
