@@ -47,6 +47,10 @@ function png(width: number, height: number, rgb: [number, number, number]): Buff
   ]);
 }
 
+/** Waits until no CSS transition or animation runs (a dialog fading in, a drawer sliding). */
+const settled = (page: Page) =>
+  page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
+
 /** How far the thread is from its bottom, once every image in it has loaded. */
 async function threadGapAfterImages(page: Page): Promise<number> {
   await page.waitForFunction(
@@ -172,13 +176,7 @@ describe.skipIf(!hasChromium)('layouts and agent fixes (Chromium + simulator)', 
       const drawer = page.getByTestId('contact-drawer');
       await drawer.waitFor();
       // The overlay slides in: measured once it has arrived.
-      await page.waitForFunction(() => {
-        const r = document.querySelector('[data-testid="contact-drawer"]')?.getBoundingClientRect();
-        return r !== undefined && r.right <= innerWidth + 1;
-      });
-      await page.evaluate(
-        () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
-      );
+      await settled(page);
       const box = (await drawer.boundingBox())!;
       expect(box.x + box.width).toBeLessThanOrEqual(width + 1);
       expect(box.width).toBeLessThanOrEqual(Math.min(320, width) + 1);
@@ -326,6 +324,7 @@ describe.skipIf(!hasChromium)('layouts and agent fixes (Chromium + simulator)', 
       const box = (await dialog.boundingBox())!;
       expect(box.x).toBeGreaterThanOrEqual(0);
       expect(box.x + box.width).toBeLessThanOrEqual(width);
+      await settled(page);
       await screenshot(page, `layout-queue-dialog-${width}`);
       await dialog.getByRole('button', { name: 'Fechar' }).click();
     });

@@ -58,7 +58,8 @@ export function TicketsChart({
     range,
   );
   return (
-    <Paper variant="outlined" sx={{ p: 2, flex: 1, minWidth: { xs: 0, sm: 320 } }}>
+    // Side by side when both get 320 px, one under the other on phones.
+    <Paper variant="outlined" sx={{ p: 2, flex: '1 1 320px', minWidth: 0 }}>
       <Typography variant="subtitle1">
         {t(kind === 'users' ? 'dashboard.ticketsByUser' : 'dashboard.ticketsByDay')}
       </Typography>

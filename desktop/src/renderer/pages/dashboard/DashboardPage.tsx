@@ -97,6 +97,8 @@ export default function DashboardPage() {
         p: 2,
         display: 'grid',
         gridTemplateColumns: 'minmax(0, 1fr)',
+        // Rows keep their content's height: the table's scroll box must not shrink to nothing.
+        gridAutoRows: 'max-content',
         alignContent: 'start',
         gap: 2,
         overflowY: 'auto',
