@@ -58,15 +58,18 @@ export function ProfileDialog({ open, onClose }: { open: boolean; onClose(): voi
     }
     setSaving(true);
     try {
-      const saved = await api.put<Partial<User>>(`/users/${user.id}`, parsed.data);
+      // An empty password field keeps the current password: nothing about it is sent.
+      const { name: newName, password: newPassword } = parsed.data;
+      const body = newPassword ? { name: newName, password: newPassword } : { name: newName };
+      const saved = await api.put<Partial<User>>(`/users/${user.id}`, body);
       onClose();
-      if (parsed.data.password) {
+      if (newPassword) {
         toast.success(t('profile.passwordChanged'));
         await logout();
         navigate('/login', { replace: true });
         return;
       }
-      setUser({ ...user, name: saved.name ?? parsed.data.name });
+      setUser({ ...user, name: saved.name ?? newName });
       toast.success(t('profile.saved'));
     } catch (error) {
       showError(error);
