@@ -113,7 +113,8 @@ export const TicketListItem = memo(function TicketListItem({
               badgeContent={unread}
               color="success"
               aria-label={t('tickets.unread', { count: unread })}
-              sx={{ mr: 1 }}
+              // Without children the count would float over the tags below: kept in its row.
+              sx={{ mr: 1, '& .MuiBadge-badge': { position: 'static', transform: 'none' } }}
             />
           )}
         </Box>
