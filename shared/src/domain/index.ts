@@ -9,3 +9,4 @@ export * from './subscription.js';
 export * from './password.js';
 export * from './invoice.js';
 export * from './template.js';
+export * from './formatting.js';

@@ -304,6 +304,26 @@ export const en: TranslationShape<typeof ptBR> = {
     deleted: 'Contact deleted.',
     empty: 'No contacts found.',
   },
+  ticketSearch: {
+    tags: 'Filter by tags',
+    users: 'Filter by users',
+    typeThree: 'Type at least 3 letters',
+    noUsers: 'No users found',
+  },
+  charts: {
+    noData: 'No data to display',
+    loading: 'Loading data...',
+  },
+  profile: {
+    menu: 'Profile',
+    title: 'My profile',
+    name: 'Name',
+    email: 'Email',
+    password: 'New password',
+    passwordHint: 'Leave blank to keep the current password.',
+    saved: 'Profile updated.',
+    passwordChanged: 'Password changed. Sign in again with the new password.',
+  },
   theme: {
     light: 'Light',
     dark: 'Dark',

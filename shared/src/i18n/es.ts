@@ -306,6 +306,26 @@ export const es: TranslationShape<typeof ptBR> = {
     deleted: 'Contacto eliminado.',
     empty: 'Ningún contacto encontrado.',
   },
+  ticketSearch: {
+    tags: 'Filtrar por etiquetas',
+    users: 'Filtrar por usuarios',
+    typeThree: 'Escriba al menos 3 letras',
+    noUsers: 'Ningún usuario encontrado',
+  },
+  charts: {
+    noData: 'No hay datos para mostrar',
+    loading: 'Cargando datos...',
+  },
+  profile: {
+    menu: 'Perfil',
+    title: 'Mi perfil',
+    name: 'Nombre',
+    email: 'Correo',
+    password: 'Nueva contraseña',
+    passwordHint: 'Déjela en blanco para mantener la contraseña actual.',
+    saved: 'Perfil actualizado.',
+    passwordChanged: 'Contraseña cambiada. Inicie sesión de nuevo con la nueva contraseña.',
+  },
   theme: {
     light: 'Claro',
     dark: 'Oscuro',

@@ -308,6 +308,26 @@ export const ptBR = {
     deleted: 'Contato excluído.',
     empty: 'Nenhum contato encontrado.',
   },
+  ticketSearch: {
+    tags: 'Filtrar por tags',
+    users: 'Filtrar por usuários',
+    typeThree: 'Digite ao menos 3 letras',
+    noUsers: 'Nenhum usuário encontrado',
+  },
+  charts: {
+    noData: 'Sem dados para exibir',
+    loading: 'Carregando dados...',
+  },
+  profile: {
+    menu: 'Perfil',
+    title: 'Meu perfil',
+    name: 'Nome',
+    email: 'Email',
+    password: 'Nova senha',
+    passwordHint: 'Deixe em branco para manter a senha atual.',
+    saved: 'Perfil atualizado.',
+    passwordChanged: 'Senha alterada. Entre novamente com a nova senha.',
+  },
   theme: {
     light: 'Claro',
     dark: 'Escuro',

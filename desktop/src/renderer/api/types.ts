@@ -132,6 +132,8 @@ export interface Message {
   ack: number;
   mediaType?: MediaType | string | null;
   mediaUrl?: string | null;
+  /** The original name of a file (not sent by every server yet: see fileNameOf). */
+  fileName?: string | null;
   isDeleted?: boolean;
   isEdited?: boolean;
   quotedMsg?: Message | null;

@@ -9,16 +9,18 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { useSession } from '../session/store';
+import { ProfileDialog } from './ProfileDialog';
 
 const LANGUAGE_LABELS = { 'pt-BR': 'Português', en: 'English', es: 'Español' } as const;
 
-/** Account menu: who is signed in, language, logout (which goes to /login). */
+/** Account menu: who is signed in, their profile, language, logout (which goes to /login). */
 export function AccountMenu() {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const user = useSession((s) => s.user);
   const logout = useSession((s) => s.logout);
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const [profile, setProfile] = useState(false);
   const close = () => setAnchor(null);
   return (
     <>
@@ -33,6 +35,14 @@ export function AccountMenu() {
       <Menu anchorEl={anchor} open={anchor !== null} onClose={close}>
         <MenuItem disabled>
           <ListItemText primary={user?.name} secondary={user?.email} />
+        </MenuItem>
+        <MenuItem
+          onClick={() => {
+            close();
+            setProfile(true);
+          }}
+        >
+          {t('profile.menu')}
         </MenuItem>
         <Divider />
         {LANGUAGES.map((lng) => (
@@ -58,6 +68,7 @@ export function AccountMenu() {
           {t('topbar.logout')}
         </MenuItem>
       </Menu>
+      <ProfileDialog open={profile} onClose={() => setProfile(false)} />
     </>
   );
 }

@@ -76,6 +76,9 @@ interface Props {
   onNavigate(): void;
 }
 
+/** The mini drawer shows icons only: labels stay for screen readers but are not drawn cut. */
+const COLLAPSED_TEXT = { opacity: 0, whiteSpace: 'nowrap' } as const;
+
 export function DrawerMenu({ sections, badges, collapsed, onNavigate }: Props) {
   const { t } = useTranslation();
   return (
@@ -161,7 +164,7 @@ function Item({
           <Tooltip title={collapsed ? label : ''} placement="right">
             <ListItemIcon>{icon}</ListItemIcon>
           </Tooltip>
-          <ListItemText primary={label} />
+          <ListItemText primary={label} sx={collapsed ? COLLAPSED_TEXT : undefined} />
           {open ? <ExpandLess /> : <ExpandMore />}
         </ListItemButton>
         <Collapse in={open} unmountOnExit>
@@ -193,7 +196,7 @@ function Item({
       <Tooltip title={collapsed ? label : ''} placement="right">
         <ListItemIcon>{icon}</ListItemIcon>
       </Tooltip>
-      <ListItemText primary={label} />
+      <ListItemText primary={label} sx={collapsed ? COLLAPSED_TEXT : undefined} />
     </ListItemButton>
   );
 }

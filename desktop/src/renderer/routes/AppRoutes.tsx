@@ -1,7 +1,7 @@
 import { Suspense } from 'react';
 import { Navigate, Route, Routes } from 'react-router-dom';
 import { campaignsVisible } from '../session/storage';
-import { PageLoader, PublicOnly, RequireAuth } from './guards';
+import { PageLoader, PublicOnly, RequireAuth, RequirePermission } from './guards';
 import {
   DashboardPage,
   ForgotPasswordPage,
@@ -21,20 +21,33 @@ import {
   ContactsPage,
 } from './pages';
 
-/** Private pages not built yet: each shows a placeholder until its issue lands. */
+/** Private pages not built yet that every user may open: a placeholder until their issue lands. */
 export const PLACEHOLDER_ROUTES = [
   '/todolist',
   '/schedules',
   '/helps',
+  '/kanban',
+  '/subscription',
+  '/chats/:id?',
+];
+
+/** The Administration block of core §2: only users holding 'drawer-admin-items:view'. */
+export const ADMIN_PLACEHOLDER_ROUTES = [
   '/files',
   '/prompts',
   '/queue-integration',
   '/messages-api',
-  '/kanban',
   '/financeiro',
+];
+
+/** Every address an agent without the admin permission is sent away from (to `/`). */
+export const ADMIN_ROUTES = [
+  '/connections',
+  '/queues',
+  '/users',
+  '/settings',
+  ...ADMIN_PLACEHOLDER_ROUTES,
   '/announcements',
-  '/subscription',
-  '/chats/:id?',
 ];
 
 /** Exist only when the browser-storage flag cshow is defined (core §2). */
@@ -63,19 +76,27 @@ export function AppRoutes() {
             <Route index element={<DashboardPage />} />
             <Route path="/tickets/:ticketId?" element={<TicketsPage />} />
             <Route path="/contacts" element={<ContactsPage />} />
-            <Route path="/connections" element={<ConnectionsPage />} />
-            <Route path="/queues" element={<QueuesPage />} />
-            <Route path="/users" element={<UsersPage />} />
-            <Route path="/settings" element={<SettingsPage />} />
             <Route path="/tags" element={<TagsPage />} />
             <Route path="/quick-messages" element={<QuickMessagesPage />} />
             {PLACEHOLDER_ROUTES.map((path) => (
               <Route key={path} path={path} element={<UnderConstruction />} />
             ))}
-            {campaigns &&
-              CAMPAIGN_ROUTES.map((path) => (
+            <Route element={<RequirePermission permission="drawer-admin-items:view" />}>
+              <Route path="/connections" element={<ConnectionsPage />} />
+              <Route path="/queues" element={<QueuesPage />} />
+              <Route path="/users" element={<UsersPage />} />
+              <Route path="/settings" element={<SettingsPage />} />
+              {ADMIN_PLACEHOLDER_ROUTES.map((path) => (
                 <Route key={path} path={path} element={<UnderConstruction />} />
               ))}
+              {campaigns &&
+                CAMPAIGN_ROUTES.map((path) => (
+                  <Route key={path} path={path} element={<UnderConstruction />} />
+                ))}
+            </Route>
+            <Route element={<RequirePermission permission="drawer-admin-items:view" superOnly />}>
+              <Route path="/announcements" element={<UnderConstruction />} />
+            </Route>
           </Route>
         </Route>
         <Route path="*" element={<Navigate to="/" replace />} />

@@ -1,5 +1,6 @@
 import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
+import { can, type Permission } from '@atende/shared';
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
 import { useSession } from '../session/store';
 
@@ -26,4 +27,21 @@ export function PublicOnly() {
   if (status === 'loading') return <PageLoader />;
   if (status === 'authenticated') return <Navigate to="/" replace />;
   return <Outlet />;
+}
+
+/**
+ * Routes behind a permission (core §6): a user without it who opens the address is sent to `/`,
+ * not only spared the menu item. `superOnly` keeps a route to super users.
+ */
+export function RequirePermission({
+  permission,
+  superOnly = false,
+}: {
+  permission: Permission;
+  superOnly?: boolean;
+}) {
+  const user = useSession((s) => s.user);
+  if (!user) return <PageLoader />;
+  const allowed = can(user.profile, permission) && (!superOnly || user.super);
+  return allowed ? <Outlet /> : <Navigate to="/" replace />;
 }

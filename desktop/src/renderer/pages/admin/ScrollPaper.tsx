@@ -2,13 +2,28 @@ import Paper from '@mui/material/Paper';
 import type { ReactNode } from 'react';
 import { nearBottom } from './scroll';
 
+/**
+ * A table wider than a phone scrolls sideways; its last column (the row actions) stays pinned
+ * at the right edge so the buttons are always inside the visible row.
+ */
+const STICKY_ACTIONS = {
+  overflowX: 'auto',
+  '& .MuiTableRow-root > .MuiTableCell-root:last-of-type': {
+    position: 'sticky',
+    right: 0,
+    bgcolor: 'background.paper',
+    zIndex: 1,
+  },
+  '& .MuiTableHead-root .MuiTableCell-root:last-of-type': { zIndex: 3 },
+} as const;
+
 /** The page's scrolling table area; asks for the next page near its bottom. */
 export function ScrollPaper({ onEnd, children }: { onEnd?(): void; children: ReactNode }) {
   return (
     <Paper
       variant="outlined"
       data-testid="scroll-area"
-      sx={{ flex: 1, minHeight: 0, overflowY: 'auto' }}
+      sx={{ flex: 1, minHeight: 0, overflowY: 'auto', ...STICKY_ACTIONS }}
       onScroll={(e) => {
         if (onEnd && nearBottom(e.currentTarget)) onEnd();
       }}

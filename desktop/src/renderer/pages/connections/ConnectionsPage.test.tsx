@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { admin, agent, openPage, signedIn, writes } from '../admin/testing';
+import { renderApp } from '../../../../test/render';
 
 const row = (id: number, status: string, extra: object = {}) => ({
   id,
@@ -62,10 +63,14 @@ describe('connections page', () => {
     expect(writes(requests).map((r) => r.path)).toEqual(['/whatsapp-restart/']);
   });
 
-  it('hides add, restart, session and edit buttons from a user without the permissions', async () => {
+  it('keeps a user without the permissions off the page and its buttons', async () => {
     signedIn(agent(), respond);
-    await openPage('/connections');
-    await screen.findByTestId('connection-2');
+    // The route guard sends an agent to / and on to /tickets (issue 13).
+    await renderApp('/connections');
+    await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/tickets'), {
+      timeout: 5000,
+    });
+    expect(screen.queryByTestId('connection-2')).toBeNull();
     expect(screen.queryByRole('button', { name: 'Adicionar WhatsApp' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Reiniciar Conexões' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'QR CODE' })).toBeNull();

@@ -2,9 +2,11 @@ import Alert from '@mui/material/Alert';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { BarChart } from '@mui/x-charts/BarChart';
+import { ChartsLocalizationProvider } from '@mui/x-charts/ChartsLocalizationProvider';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api';
+import { chartLabel, countTick } from './chartAxes';
 
 interface Series {
   labels: string[];
@@ -30,7 +32,7 @@ function useSeries(
         if (cancelled) return;
         setFailed(false);
         setSeries({
-          labels: data.map((row) => String(row.nome ?? row.horario ?? row.data ?? '')),
+          labels: data.map(chartLabel),
           values: data.map((row) => Number(row.quantidade ?? row.total ?? 0)),
           count,
         });
@@ -56,7 +58,8 @@ export function TicketsChart({
     range,
   );
   return (
-    <Paper variant="outlined" sx={{ p: 2, flex: 1, minWidth: 320 }}>
+    // Side by side when both get 320 px, one under the other on phones.
+    <Paper variant="outlined" sx={{ p: 2, flex: '1 1 320px', minWidth: 0 }}>
       <Typography variant="subtitle1">
         {t(kind === 'users' ? 'dashboard.ticketsByUser' : 'dashboard.ticketsByDay')}
       </Typography>
@@ -70,11 +73,16 @@ export function TicketsChart({
             <Typography variant="caption">
               {t('dashboard.total', { count: series.count })}
             </Typography>
-            <BarChart
-              height={260}
-              xAxis={[{ scaleType: 'band', data: series.labels }]}
-              series={[{ data: series.values, color: kind === 'users' ? '#2576d2' : '#2e7d32' }]}
-            />
+            <ChartsLocalizationProvider
+              localeText={{ noData: t('charts.noData'), loading: t('charts.loading') }}
+            >
+              <BarChart
+                height={260}
+                xAxis={[{ scaleType: 'band', data: series.labels }]}
+                yAxis={[{ valueFormatter: countTick, tickMinStep: 1, width: 40 }]}
+                series={[{ data: series.values, color: kind === 'users' ? '#2576d2' : '#2e7d32' }]}
+              />
+            </ChartsLocalizationProvider>
           </>
         )
       )}

@@ -48,7 +48,7 @@ interface Attendant {
 
 function Card({ label, value }: { label: string; value: string | number }) {
   return (
-    <Paper variant="outlined" sx={{ p: 2, minWidth: 180, flex: 1 }}>
+    <Paper variant="outlined" sx={{ p: 2, minWidth: { xs: 140, sm: 180 }, flex: 1 }}>
       <Typography variant="body2" color="text.secondary">
         {label}
       </Typography>
@@ -91,7 +91,20 @@ export default function DashboardPage() {
   const range = query ? chartRange(query, new Date()) : null;
 
   return (
-    <Box sx={{ p: 2, display: 'grid', gap: 2, overflowY: 'auto', height: '100%' }}>
+    // One column that never grows past the screen: wide parts (the table) scroll inside.
+    <Box
+      sx={{
+        p: 2,
+        display: 'grid',
+        gridTemplateColumns: 'minmax(0, 1fr)',
+        // Rows keep their content's height: the table's scroll box must not shrink to nothing.
+        gridAutoRows: 'max-content',
+        alignContent: 'start',
+        gap: 2,
+        overflowY: 'auto',
+        height: '100%',
+      }}
+    >
       <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, alignItems: 'center' }}>
         <Typography variant="h5" sx={{ flex: 1 }}>
           {t('dashboard.title')}
@@ -170,7 +183,7 @@ export default function DashboardPage() {
         </Box>
       )}
       {data && (
-        <Paper variant="outlined">
+        <Paper variant="outlined" sx={{ overflowX: 'auto' }}>
           <Typography variant="subtitle1" sx={{ p: 2, pb: 0 }}>
             {t('dashboard.attendants')}
           </Typography>

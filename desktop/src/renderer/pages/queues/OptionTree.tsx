@@ -35,8 +35,39 @@ const noSubmit = (e: KeyboardEvent) => {
   if (e.key === 'Enter' && !(e.target as HTMLElement).matches('textarea')) e.preventDefault();
 };
 
+/**
+ * Options typed but not saved yet, by node: the queue dialog saves them with the queue and asks
+ * before closing over them, so nothing typed is lost (issue 13).
+ */
+export class PendingOptions {
+  private readonly saves = new Map<string, () => Promise<unknown>>();
+  private readonly listeners = new Set<() => void>();
+
+  set(key: string, save: (() => Promise<unknown>) | null): void {
+    const had = this.saves.has(key);
+    if (save) this.saves.set(key, save);
+    else this.saves.delete(key);
+    if (had !== this.saves.has(key)) this.listeners.forEach((l) => l());
+  }
+
+  get count(): number {
+    return this.saves.size;
+  }
+
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Saves every pending option, one after the other (siblings' numbers must not race). */
+  async saveAll(): Promise<void> {
+    for (const save of [...this.saves.values()]) await save();
+  }
+}
+
 interface Ctx {
   queueId: number;
+  pending?: PendingOptions;
   reload(): Promise<void>;
   run(action: () => Promise<unknown>): Promise<void>;
 }
@@ -64,21 +95,30 @@ function OptionNode({ ctx, node, parentId, siblings, index, path, onDraftDone }:
   const dirty = !node || node.option !== option || node.title !== title || node.message !== message;
   const label = path ? `${path}.${option}` : option;
 
+  const write = useCallback(async () => {
+    if (node) await api.put(`/queue-options/${node.id}`, { option, title, message });
+    else {
+      await api.post('/queue-options', { queueId: ctx.queueId, parentId, option, title, message });
+      onDraftDone?.();
+    }
+  }, [node, option, title, message, ctx.queueId, parentId, onDraftDone]);
+
   const save = () =>
     ctx.run(async () => {
-      if (badNumber) return;
-      if (node) await api.put(`/queue-options/${node.id}`, { option, title, message });
-      else {
-        await api.post('/queue-options', {
-          queueId: ctx.queueId,
-          parentId,
-          option,
-          title,
-          message,
-        });
-        onDraftDone?.();
-      }
+      if (!badNumber) await write();
     });
+
+  // A draft counts once something was typed in it; an edited option as soon as it differs.
+  const unsaved = node ? dirty : title.trim() !== '' || message.trim() !== '';
+  const pendingKey = node ? `node-${node.id}` : `draft-${parentId ?? 'root'}`;
+  const { pending } = ctx;
+  useEffect(() => {
+    if (!pending) return;
+    // A typed option with a bad number is still pending: saving the queue reports it.
+    const refuse = () => Promise.reject(new Error(t('queues.options.invalidNumber')));
+    pending.set(pendingKey, unsaved ? (badNumber ? refuse : write) : null);
+    return () => pending.set(pendingKey, null);
+  }, [pending, pendingKey, unsaved, badNumber, write, t]);
 
   const swap = (other: QueueOptionNode | undefined) =>
     ctx.run(async () => {
@@ -242,7 +282,7 @@ function Level({ ctx, nodes, parentId, path, adding, setAdding, addLabel }: Leve
 }
 
 /** The chatbot option tree of a queue (admin §3): add, edit, nest, reorder, attach, delete. */
-export function OptionTree({ queueId }: { queueId: number }) {
+export function OptionTree({ queueId, pending }: { queueId: number; pending?: PendingOptions }) {
   const { t } = useTranslation();
   const showError = useErrorToast();
   const [roots, setRoots] = useState<QueueOptionNode[]>([]);
@@ -274,7 +314,7 @@ export function OptionTree({ queueId }: { queueId: number }) {
     <Box data-testid="option-tree">
       <Typography variant="subtitle1">{t('queues.options.title')}</Typography>
       <Level
-        ctx={{ queueId, reload, run }}
+        ctx={{ queueId, pending, reload, run }}
         nodes={roots}
         parentId={null}
         path=""

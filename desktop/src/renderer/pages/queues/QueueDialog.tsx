@@ -19,7 +19,9 @@ import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useEffect, useRef, useState } from 'react';
+import type { Theme } from '@mui/material/styles';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
@@ -29,7 +31,8 @@ import { useErrorToast } from '../../ui/useErrorToast';
 import { ColorPicker } from '../admin/ColorPicker';
 import { SchedulesEditor, schedulesValid } from '../admin/SchedulesEditor';
 import { requiredText, useAdminFieldError } from '../admin/validation';
-import { OptionTree } from './OptionTree';
+import { OptionTree, PendingOptions } from './OptionTree';
+import { ConfirmDialog } from '../admin/ConfirmDialog';
 import type { Queue } from './types';
 import './i18n';
 
@@ -84,6 +87,15 @@ export function QueueDialog({ open, queue, withSchedules, onClose, onSaved }: Pr
   const [prompts, setPrompts] = useState<Lookup[]>([]);
   const [integrations, setIntegrations] = useState<Lookup[]>([]);
   const fileInput = useRef<HTMLInputElement>(null);
+  const pending = useMemo(() => new PendingOptions(), []);
+  const pendingCount = useSyncExternalStore(
+    (listener) => pending.subscribe(listener),
+    () => pending.count,
+  );
+  const [confirmDiscard, setConfirmDiscard] = useState(false);
+  const fullScreen = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
+  // Closing over options typed but not saved asks first (issue 13).
+  const close = () => (pending.count > 0 ? setConfirmDiscard(true) : onClose());
   const { register, control, handleSubmit, reset, formState } = useForm<FormIn, unknown, FormOut>({
     resolver: zodResolver(queueForm),
     defaultValues: toForm(null),
@@ -120,6 +132,8 @@ export function QueueDialog({ open, queue, withSchedules, onClose, onSaved }: Pr
         data.append('file', file);
         saved = (await api.post<{ queue: Queue }>(`/queue/${saved.id}/media-upload`, data)).queue;
       }
+      // Options typed in the tree are saved with the queue.
+      await pending.saveAll();
       toast.success(t('queues.saved'));
       onSaved(saved);
       // A new queue stays open so its option tree can be written next.
@@ -170,7 +184,14 @@ export function QueueDialog({ open, queue, withSchedules, onClose, onSaved }: Pr
   );
 
   return (
-    <Dialog open={open} onClose={onClose} maxWidth="md" fullWidth scroll="paper">
+    <Dialog
+      open={open}
+      onClose={close}
+      maxWidth="md"
+      fullWidth
+      fullScreen={fullScreen}
+      scroll="paper"
+    >
       <DialogTitle>{t(current ? 'queues.dialog.editTitle' : 'queues.dialog.addTitle')}</DialogTitle>
       {withSchedules && (
         <Tabs value={tab} onChange={(_, v: number) => setTab(v)} sx={{ px: 2 }}>
@@ -181,7 +202,7 @@ export function QueueDialog({ open, queue, withSchedules, onClose, onSaved }: Pr
       <form noValidate onSubmit={onSubmit}>
         <DialogContent dividers>
           <Stack spacing={2} sx={{ display: tab === 0 ? 'flex' : 'none' }}>
-            <Stack direction="row" spacing={2}>
+            <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
               <TextField
                 {...register('name')}
                 label={t('queues.dialog.name')}
@@ -226,7 +247,7 @@ export function QueueDialog({ open, queue, withSchedules, onClose, onSaved }: Pr
               minRows={2}
               fullWidth
             />
-            <Stack direction="row" spacing={2}>
+            <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
               {lookup('promptId', prompts)}
               {lookup('integrationId', integrations)}
             </Stack>
@@ -252,7 +273,7 @@ export function QueueDialog({ open, queue, withSchedules, onClose, onSaved }: Pr
               />
             </Stack>
             {current ? (
-              <OptionTree queueId={current.id} />
+              <OptionTree queueId={current.id} pending={pending} />
             ) : (
               <Typography variant="body2" color="text.secondary">
                 {t('queues.options.hint')}
@@ -269,12 +290,24 @@ export function QueueDialog({ open, queue, withSchedules, onClose, onSaved }: Pr
           )}
         </DialogContent>
         <DialogActions>
-          <Button onClick={onClose}>{t('common.close')}</Button>
+          {pendingCount > 0 && (
+            <Typography variant="caption" color="warning.main" sx={{ mr: 'auto', pl: 1 }}>
+              {t('queues.options.unsaved', { count: pendingCount })}
+            </Typography>
+          )}
+          <Button onClick={close}>{t('common.close')}</Button>
           <Button type="submit" variant="contained" disabled={isSubmitting}>
             {t('common.save')}
           </Button>
         </DialogActions>
       </form>
+      <ConfirmDialog
+        open={confirmDiscard}
+        title={t('queues.options.discardTitle')}
+        message={t('queues.options.discardMessage', { count: pendingCount })}
+        onClose={() => setConfirmDiscard(false)}
+        onConfirm={onClose}
+      />
     </Dialog>
   );
 }

@@ -61,4 +61,41 @@ describe('queues page', () => {
     expect(body).toMatchObject({ name: 'Vendas', color: '#B80000' });
     expect(body.schedules.map((s) => s.weekdayEn)).toHaveLength(7);
   });
+
+  it('never discards a typed option: it asks before closing and saves it with the queue', async () => {
+    const { requests } = signedIn(admin(), (req: { method: string; path: string }) => {
+      if (req.path === '/queue/7' && req.method === 'PUT') {
+        return { status: 200, data: { id: 7, name: 'Vendas', color: '#B80000', schedules: [] } };
+      }
+      if (req.path === '/queue-options' && req.method === 'POST') {
+        return { status: 201, data: { id: 1 } };
+      }
+      return respond('disabled')(req);
+    });
+    await openPage('/queues');
+    fireEvent.click(screen.getByRole('button', { name: 'Adicionar fila' }));
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.change(within(dialog).getByLabelText('Nome'), { target: { value: 'Vendas' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Escolher cor' }));
+    fireEvent.click(await screen.findByRole('option', { name: '#B80000' }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Salvar' }));
+    fireEvent.click(await within(dialog).findByRole('button', { name: 'Adicionar opção' }));
+    fireEvent.change(within(dialog).getByLabelText('Título'), { target: { value: 'Financeiro' } });
+    expect(await within(dialog).findByText('1 opção não salva')).toBeTruthy();
+
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Fechar' }));
+    const question = await screen.findByRole('dialog', { name: 'Descartar opções não salvas?' });
+    fireEvent.click(within(question).getByRole('button', { name: 'Cancelar' }));
+    await waitFor(() => expect(screen.queryByText('Descartar opções não salvas?')).toBeNull());
+
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Salvar' }));
+    await waitFor(() =>
+      expect(writes(requests).find((r) => r.path === '/queue-options')?.body).toMatchObject({
+        queueId: 7,
+        parentId: null,
+        option: '1',
+        title: 'Financeiro',
+      }),
+    );
+  });
 });

@@ -113,6 +113,8 @@ export function ContactDrawer({ ticket, onClose }: { ticket: Ticket; onClose(): 
       data-testid="contact-drawer"
       sx={{
         width: CONTACT_DRAWER_WIDTH,
+        maxWidth: '100vw',
+        height: '100%',
         flexShrink: 0,
         borderLeft: 1,
         borderColor: 'divider',

@@ -1,6 +1,7 @@
 import Done from '@mui/icons-material/Done';
 import DoneAll from '@mui/icons-material/DoneAll';
 import ExpandMore from '@mui/icons-material/ExpandMore';
+import InsertDriveFile from '@mui/icons-material/InsertDriveFileOutlined';
 import PhoneMissed from '@mui/icons-material/PhoneMissed';
 import Schedule from '@mui/icons-material/Schedule';
 import Box from '@mui/material/Box';
@@ -13,7 +14,8 @@ import { memo, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api';
 import type { Message } from '../../api/types';
-import { ackState } from './messages';
+import { ackState, fileNameOf } from './messages';
+import { FormattedText } from '../../components/FormattedText';
 
 /** Media is served through an authenticated route: fetched as a blob (core §7). */
 function useMediaBlob(url: string | null | undefined): string | null {
@@ -56,16 +58,31 @@ function Media({ message }: { message: Message }) {
     case 'video':
       return src ? <Box component="video" controls src={src} sx={{ maxWidth: 260 }} /> : null;
     case 'application':
-    case 'document':
-      return src ? (
-        <Button size="small" variant="outlined" href={src} download>
-          {t('messages.download')}
-        </Button>
-      ) : (
-        <Button size="small" variant="outlined" disabled>
-          {t('messages.download')}
-        </Button>
+    case 'document': {
+      const name = fileNameOf(message);
+      return (
+        <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, minWidth: 0, pr: 3 }}>
+          <InsertDriveFile color="action" />
+          <Typography
+            variant="body2"
+            data-testid="message-file-name"
+            title={name}
+            sx={{ flex: 1, minWidth: 0, overflowWrap: 'anywhere' }}
+          >
+            {name}
+          </Typography>
+          {src ? (
+            <Button size="small" variant="outlined" href={src} download={name}>
+              {t('messages.download')}
+            </Button>
+          ) : (
+            <Button size="small" variant="outlined" disabled>
+              {t('messages.download')}
+            </Button>
+          )}
+        </Box>
       );
+    }
     case 'locationMessage':
       return <Typography variant="body2">📍 {t('messages.location')}</Typography>;
     case 'contactMessage':
@@ -126,9 +143,11 @@ export const MessageBubble = memo(function MessageBubble({
     hour: '2-digit',
     minute: '2-digit',
   });
+  const isFile = message.mediaType === 'application' || message.mediaType === 'document';
   const hasBody =
     message.body &&
-    !(message.mediaType && message.mediaType !== 'chat' && message.body === message.mediaUrl);
+    !(message.mediaType && message.mediaType !== 'chat' && message.body === message.mediaUrl) &&
+    !(isFile && message.body === fileNameOf(message));
 
   return (
     <Box
@@ -162,7 +181,7 @@ export const MessageBubble = memo(function MessageBubble({
         {message.quotedMsg && (
           <Box sx={{ borderLeft: 4, borderColor: 'primary.main', pl: 1, mb: 0.5, opacity: 0.8 }}>
             <Typography variant="caption" noWrap component="p">
-              {message.quotedMsg.body}
+              <FormattedText text={message.quotedMsg.body} />
             </Typography>
           </Box>
         )}
@@ -178,7 +197,7 @@ export const MessageBubble = memo(function MessageBubble({
                 variant="body2"
                 sx={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word', pr: 3 }}
               >
-                {message.body}
+                <FormattedText text={message.body} />
               </Typography>
             )}
           </>

@@ -1,5 +1,6 @@
 import AttachFile from '@mui/icons-material/AttachFile';
 import Close from '@mui/icons-material/Close';
+import Chip from '@mui/material/Chip';
 import Send from '@mui/icons-material/Send';
 import Box from '@mui/material/Box';
 import FormControlLabel from '@mui/material/FormControlLabel';
@@ -15,8 +16,8 @@ import type { Message, Ticket } from '../../api/types';
 import { readStorage, STORAGE_KEYS, writeStorage } from '../../session/storage';
 import { useSession } from '../../session/store';
 import { useErrorToast } from '../../ui/useErrorToast';
-import { isSendable, signBody } from './messages';
-import { QuickReplies } from './QuickReplies';
+import { fileNameOf, isSendable, signBody } from './messages';
+import { QuickReplies, type QuickMessage } from './QuickReplies';
 import { VoiceRecorder } from './VoiceRecorder';
 
 /** core §9: the input shows up to 5 rows. */
@@ -38,12 +39,25 @@ export function MessageInput({ ticket, replyTo, onClearReply }: Props) {
   const [recording, setRecording] = useState(false);
   const [signed, setSigned] = useState(() => readStorage(STORAGE_KEYS.signedMessage) !== 'false');
   const fileInput = useRef<HTMLInputElement>(null);
+  const textInput = useRef<HTMLTextAreaElement>(null);
+  /** The attachment of a picked quick reply, sent with the text. */
+  const [quickMedia, setQuickMedia] = useState<QuickMessage | null>(null);
   const disabled = ticket.status !== 'open' || sending;
 
   const send = async () => {
-    if (!isSendable(body) || !user) return;
+    if (!user || (!isSendable(body) && !quickMedia)) return;
     setSending(true);
     try {
+      if (quickMedia?.mediaUrl) {
+        const blob = await api.get<Blob>(quickMedia.mediaUrl, { responseType: 'blob' });
+        const name =
+          quickMedia.mediaName ?? fileNameOf({ body: '', mediaUrl: quickMedia.mediaUrl });
+        const caption = isSendable(body) ? signBody(body.trim(), user.name, signed) : '';
+        await upload([new File([blob], name, { type: blob.type })], caption);
+        setQuickMedia(null);
+        setBody('');
+        return;
+      }
       await api.post(`/messages/${ticket.id}`, {
         read: true,
         fromMe: true,
@@ -72,6 +86,18 @@ export function MessageInput({ ticket, replyTo, onClearReply }: Props) {
     },
     [ticket.id, replyTo, onClearReply],
   );
+
+  // The input keeps the focus after a suggestion is picked, the caret after the text.
+  const pick = (q: QuickMessage) => {
+    setBody(q.message);
+    setQuickMedia(q.mediaUrl ? q : null);
+    requestAnimationFrame(() => {
+      const input = textInput.current;
+      if (!input) return;
+      input.focus();
+      input.setSelectionRange(input.value.length, input.value.length);
+    });
+  };
 
   const sendFiles = async (files: FileList | null) => {
     if (!files?.length) return;
@@ -108,7 +134,17 @@ export function MessageInput({ ticket, replyTo, onClearReply }: Props) {
           </IconButton>
         </Box>
       )}
-      <QuickReplies input={body} onPick={(q) => setBody(q.message)} />
+      <QuickReplies input={body} onPick={pick} />
+      {quickMedia && (
+        <Chip
+          icon={<AttachFile />}
+          label={quickMedia.mediaName ?? t('messages.attach')}
+          onDelete={() => setQuickMedia(null)}
+          size="small"
+          sx={{ mb: 1, maxWidth: '100%' }}
+          data-testid="quick-reply-media"
+        />
+      )}
       <Box sx={{ display: 'flex', alignItems: 'flex-end', gap: 1 }}>
         <input
           ref={fileInput}
@@ -143,10 +179,11 @@ export function MessageInput({ ticket, replyTo, onClearReply }: Props) {
                 void send();
               }
             }}
+            inputRef={textInput}
             slotProps={{ htmlInput: { 'aria-label': t('messages.placeholder') } }}
           />
         )}
-        {isSendable(body) ? (
+        {isSendable(body) || quickMedia ? (
           <IconButton
             color="primary"
             aria-label={t('messages.send')}

@@ -14,6 +14,8 @@ export interface QuickMessage {
   shortcode: string;
   message: string;
   mediaPath?: string | null;
+  mediaName?: string | null;
+  mediaUrl?: string | null;
 }
 
 /** The quick messages whose shortcode starts with what follows the '/'. */
@@ -49,7 +51,10 @@ export function QuickReplies({ input, onPick }: { input: string; onPick(q: Quick
       <List dense aria-label={t('messages.quickReplies')}>
         {matches.map((q) => (
           <ListItemButton key={q.id ?? q.shortcode} onClick={() => onPick(q)}>
-            <ListItemText primary={`${q.shortcode} - ${quickMessageLabel(q.message)}`} />
+            <ListItemText
+              primary={`${q.shortcode} - ${quickMessageLabel(q.message)}`}
+              secondary={q.mediaName ?? undefined}
+            />
           </ListItemButton>
         ))}
       </List>

@@ -9,13 +9,14 @@ import IconButton from '@mui/material/IconButton';
 import ListItemButton from '@mui/material/ListItemButton';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import { can, previewText, shortenContactName } from '@atende/shared';
+import { can, PREVIEW_LENGTH, shortenContactName } from '@atende/shared';
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Ticket } from '../../api/types';
 import { useSession } from '../../session/store';
 import { formatLastUpdate } from './ticketLists';
 import { TimeSinceLabel } from './TimeSinceLabel';
+import { FormattedText } from '../../components/FormattedText';
 
 export const TICKET_ITEM_HEIGHT = 96;
 
@@ -102,14 +103,18 @@ export const TicketListItem = memo(function TicketListItem({
         </Box>
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
           <Typography variant="body2" color="text.secondary" noWrap sx={{ flex: 1, minWidth: 0 }}>
-            {previewText(ticket.lastMessage ?? '', compact)}
+            <FormattedText
+              text={ticket.lastMessage ?? ''}
+              max={compact ? PREVIEW_LENGTH : undefined}
+            />
           </Typography>
           {unread > 0 && (
             <Badge
               badgeContent={unread}
               color="success"
               aria-label={t('tickets.unread', { count: unread })}
-              sx={{ mr: 1 }}
+              // Without children the count would float over the tags below: kept in its row.
+              sx={{ mr: 1, '& .MuiBadge-badge': { position: 'static', transform: 'none' } }}
             />
           )}
         </Box>

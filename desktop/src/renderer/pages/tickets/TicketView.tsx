@@ -5,6 +5,8 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import Dialog from '@mui/material/Dialog';
+import Drawer from '@mui/material/Drawer';
+import useMediaQuery from '@mui/material/useMediaQuery';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
@@ -13,7 +15,13 @@ import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
-import { can, canOpenTicket, formatPhoneDisplay } from '@atende/shared';
+import {
+  can,
+  canOpenTicket,
+  formatPhoneDisplay,
+  NARROW_BREAKPOINT,
+  WIDE_BREAKPOINT,
+} from '@atende/shared';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
@@ -105,6 +113,10 @@ export function TicketView({ uuid, onBack }: { uuid: string; onBack?(): void }) 
   const [editing, setEditing] = useState<Message | null>(null);
   const [drawer, setDrawer] = useState(false);
   const showError = useErrorToast();
+  // Under 1200 px the contact drawer covers the thread instead of squeezing it; under 600 px
+  // 'Devolver' moves into the options menu so the header keeps its buttons in one row.
+  const overlayDrawer = useMediaQuery(`(max-width:${WIDE_BREAKPOINT - 0.05}px)`);
+  const compact = useMediaQuery(`(max-width:${NARROW_BREAKPOINT - 0.05}px)`);
 
   if (!ticket) {
     return (
@@ -179,9 +191,11 @@ export function TicketView({ uuid, onBack }: { uuid: string; onBack?(): void }) 
           )}
           {ticket.status === 'open' && (
             <>
-              <Button onClick={() => void run(ticket, { action: 'return' })}>
-                {t('tickets.return')}
-              </Button>
+              {!compact && (
+                <Button onClick={() => void run(ticket, { action: 'return' })}>
+                  {t('tickets.return')}
+                </Button>
+              )}
               <Button variant="contained" onClick={() => void run(ticket, { action: 'finish' })}>
                 {t('tickets.resolve')}
               </Button>
@@ -198,7 +212,26 @@ export function TicketView({ uuid, onBack }: { uuid: string; onBack?(): void }) 
           >
             <MoreVert />
           </IconButton>
+          {/* Never empty: the contact's data is always there (issue 13). */}
           <Menu anchorEl={menu} open={menu !== null} onClose={() => setMenu(null)}>
+            <MenuItem
+              onClick={() => {
+                setMenu(null);
+                setDrawer(true);
+              }}
+            >
+              {t('ticketView.contactInfo')}
+            </MenuItem>
+            {compact && ticket.status === 'open' && (
+              <MenuItem
+                onClick={() => {
+                  setMenu(null);
+                  void run(ticket, { action: 'return' });
+                }}
+              >
+                {t('tickets.return')}
+              </MenuItem>
+            )}
             {ticket.status !== 'closed' && (
               <MenuItem
                 onClick={() => {
@@ -255,7 +288,13 @@ export function TicketView({ uuid, onBack }: { uuid: string; onBack?(): void }) 
         />
         <EditMessageDialog message={editing} onClose={() => setEditing(null)} />
       </Box>
-      {drawer && <ContactDrawer ticket={ticket} onClose={() => setDrawer(false)} />}
+      {overlayDrawer ? (
+        <Drawer anchor="right" open={drawer} onClose={() => setDrawer(false)}>
+          <ContactDrawer ticket={ticket} onClose={() => setDrawer(false)} />
+        </Drawer>
+      ) : (
+        drawer && <ContactDrawer ticket={ticket} onClose={() => setDrawer(false)} />
+      )}
     </Box>
   );
 }

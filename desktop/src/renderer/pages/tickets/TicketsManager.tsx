@@ -10,15 +10,21 @@ import Switch from '@mui/material/Switch';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
 import { can } from '@atende/shared';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Ticket } from '../../api/types';
+import type { Tag, Ticket } from '../../api/types';
 import { useSession } from '../../session/store';
 import { NewTicketDialog } from './dialogs/NewTicketDialog';
+import { SearchFilters } from './SearchFilters';
+import type { UserOption } from './useLookups';
 import { TicketList } from './TicketList';
 import { LIST_LOAD_DELAY_MS } from './useTicketList';
 import { useTicketsUi } from './store';
+
+/** The count sits over the label's end without widening the tab much (999+ fits). */
+const SUBTAB_BADGE = { pr: 2, '& .MuiBadge-badge': { right: 2, top: 2 } } as const;
 
 /** The list panel of core §2: open (assigned / pending), closed and search tabs. */
 export function TicketsManager({
@@ -35,6 +41,9 @@ export function TicketsManager({
   const [search, setSearch] = useState('');
   const [creating, setCreating] = useState(false);
   const [searchParam, setSearchParam] = useState('');
+  const [searchTags, setSearchTags] = useState<Tag[]>([]);
+  const [searchUsers, setSearchUsers] = useState<UserOption[]>([]);
+  const isAdmin = !!user && can(user.profile, 'drawer-admin-items:view');
   const queueIds = useMemo(() => user?.queues.map((q) => q.id) ?? [], [user]);
   const mayShowAll = !!user && can(user.profile, 'tickets-manager:showall');
   const effectiveShowAll = mayShowAll && showAll;
@@ -88,21 +97,36 @@ export function TicketsManager({
               htmlInput: { 'aria-label': t('tickets.searchPlaceholder') },
             }}
           />
+          <SearchFilters
+            tags={searchTags}
+            users={searchUsers}
+            withUsers={isAdmin}
+            onTags={setSearchTags}
+            onUsers={setSearchUsers}
+          />
         </Box>
       )}
       {tab === 'open' && (
-        <Box sx={{ display: 'flex', alignItems: 'center', px: 1 }}>
+        <Box
+          sx={{ display: 'flex', alignItems: 'center', pl: 0.5, pr: 1, gap: 0.5 }}
+          data-testid="open-subtabs"
+        >
+          {/* Sized to their labels (no scrolling) so both tabs and their badges stay whole
+              beside the add button and the switch down to a 320 px list (issue 12). */}
           <Tabs
             value={openTab}
             onChange={(_, v) => setOpenTab(v)}
-            variant="scrollable"
-            scrollButtons={false}
-            sx={{ flex: 1, minWidth: 0 }}
+            sx={{
+              flex: 1,
+              minWidth: 0,
+              '& .MuiTab-root': { minWidth: 0, px: 1, textTransform: 'none', fontSize: 14 },
+              '& .MuiTabs-flexContainer': { gap: 0.5 },
+            }}
           >
             <Tab
               value="open"
               label={
-                <Badge badgeContent={counts.open} color="primary" max={999} sx={{ pr: 2 }}>
+                <Badge badgeContent={counts.open} color="primary" max={999} sx={SUBTAB_BADGE}>
                   {t('tickets.assigned')}
                 </Badge>
               }
@@ -110,7 +134,7 @@ export function TicketsManager({
             <Tab
               value="pending"
               label={
-                <Badge badgeContent={counts.pending} color="secondary" max={999} sx={{ pr: 2 }}>
+                <Badge badgeContent={counts.pending} color="secondary" max={999} sx={SUBTAB_BADGE}>
                   {t('tickets.pending')}
                 </Badge>
               }
@@ -118,6 +142,7 @@ export function TicketsManager({
           </Tabs>
           <IconButton
             color="primary"
+            size="small"
             aria-label={t('tickets.newTicket')}
             title={t('tickets.newTicket')}
             onClick={() => setCreating(true)}
@@ -126,8 +151,9 @@ export function TicketsManager({
           </IconButton>
           {mayShowAll && (
             <FormControlLabel
+              sx={{ mr: 0, ml: 0, flexShrink: 0 }}
               control={<Switch size="small" checked={showAll} onChange={(_, v) => setShowAll(v)} />}
-              label={t('tickets.showAll')}
+              label={<Typography variant="caption">{t('tickets.showAll')}</Typography>}
             />
           )}
         </Box>
@@ -156,7 +182,13 @@ export function TicketsManager({
       )}
       {tab === 'search' && (
         <TicketList
-          params={{ searchParam, showAll: true, queueIds }}
+          params={{
+            searchParam,
+            showAll: true,
+            queueIds,
+            tags: searchTags.map((tag) => tag.id),
+            users: isAdmin ? searchUsers.map((u) => u.id) : undefined,
+          }}
           onPeek={onPeek}
           viewportWidth={viewportWidth}
         />

@@ -15,6 +15,12 @@ import { useTicketsUi } from './store';
 import { TicketsManager } from './TicketsManager';
 import { TicketView } from './TicketView';
 
+/**
+ * The list column never gets narrower than this: the open sub-tabs with their badges, the add
+ * button and the show-all switch need it to stay whole (issue 12, at 1000 and 1366 px).
+ */
+export const TICKET_LIST_MIN_WIDTH = 380;
+
 function useViewportWidth(): number {
   const [width, setWidth] = useState(() => window.innerWidth);
   useEffect(() => {
@@ -84,7 +90,9 @@ export default function TicketsPage() {
         </>
       ) : (
         <Box sx={{ flex: 1, minHeight: 0, display: 'flex' }}>
-          <Box sx={{ width: '33.333%', minWidth: 320, height: '100%' }}>{list}</Box>
+          <Box sx={{ width: '33.333%', minWidth: TICKET_LIST_MIN_WIDTH, height: '100%' }}>
+            {list}
+          </Box>
           <Box sx={{ flex: 1, minWidth: 0, height: '100%' }}>{view}</Box>
         </Box>
       )}

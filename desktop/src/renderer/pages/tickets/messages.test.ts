@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../../api/types';
-import { ackState, isSendable, mergeMessages, signBody, threadRows } from './messages';
+import { ackState, fileNameOf, isSendable, mergeMessages, signBody, threadRows } from './messages';
 
 const msg = (id: number, createdAt: string, ticketId = 1): Message => ({
   id,
@@ -64,5 +64,16 @@ describe('message input rules (core §2, §5)', () => {
     [5, 'read'],
   ] as const)('ack %i → %s', (ack, expected) => {
     expect(ackState(ack)).toBe(expected);
+  });
+});
+
+describe('file bubbles show the file name', () => {
+  it.each([
+    [{ fileName: 'contrato.pdf', body: 'veja', mediaUrl: '/media/x/ab12.pdf' }, 'contrato.pdf'],
+    [{ body: 'nota fiscal.pdf', mediaUrl: '/media/x/ab12.pdf' }, 'nota fiscal.pdf'],
+    [{ body: 'segue o arquivo', mediaUrl: 'http://h/media/1/ab12.pdf?sig=1' }, 'ab12.pdf'],
+    [{ body: '', mediaUrl: '/public/rel%C3%A1torio.xlsx' }, 'relátorio.xlsx'],
+  ])('%j → %s', (message, name) => {
+    expect(fileNameOf(message)).toBe(name);
   });
 });

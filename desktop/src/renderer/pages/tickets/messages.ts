@@ -63,3 +63,22 @@ export function ackState(ack: number): 'pending' | 'sent' | 'delivered' | 'read'
   if (ack === 3) return 'delivered';
   return 'read';
 }
+
+const FILE_NAME_BODY = /^[^\n/\\]{1,200}\.[A-Za-z0-9]{1,8}$/;
+
+/**
+ * The name a file bubble shows: the message's `fileName` when the server sends it, else a body
+ * that is a file name (Whaticket stores documents so), else the last part of the media URL.
+ */
+export function fileNameOf(message: Pick<Message, 'body' | 'mediaUrl' | 'fileName'>): string {
+  if (message.fileName) return message.fileName;
+  const body = message.body?.trim() ?? '';
+  if (FILE_NAME_BODY.test(body) && body !== message.mediaUrl) return body;
+  const path = (message.mediaUrl ?? '').split(/[?#]/)[0] ?? '';
+  const last = path.slice(path.lastIndexOf('/') + 1);
+  try {
+    return decodeURIComponent(last);
+  } catch {
+    return last;
+  }
+}

@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { admin, agent, openPage, signedIn, writes } from '../admin/testing';
+import { renderApp } from '../../../../test/render';
 
 const users = [
   { ...admin(), name: 'Ana Admin' },
@@ -74,11 +75,12 @@ describe('users page', () => {
     });
   });
 
-  it('hides the profile and queue selectors from an agent', async () => {
+  it('keeps an agent off the page (route guard): no user modal to reach', async () => {
     signedIn(agent(), respond);
-    await openPage('/users');
-    const dialog = await openModal();
-    expect(within(dialog).queryByRole('combobox', { name: 'Perfil' })).toBeNull();
-    expect(within(dialog).queryByRole('combobox', { name: 'Filas' })).toBeNull();
+    await renderApp('/users');
+    await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/tickets'), {
+      timeout: 5000,
+    });
+    expect(screen.queryByRole('button', { name: 'Adicionar usuário' })).toBeNull();
   });
 });
