@@ -15,6 +15,7 @@ import { Mailer } from './mail/mailer.js';
 import { SettingsService } from './modules/settings/settings.service.js';
 import { Realtime } from './realtime/emitter.js';
 import { acceptConnections, createIo } from './realtime/io.js';
+import { followEndedSessions } from './realtime/revoke.js';
 
 export interface RunningServer {
   app: AppContext;
@@ -108,6 +109,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     let url = '';
     if (http) {
       acceptConnections(app, io);
+      await followEndedSessions(app, settingsSub);
       http.on('request', createHttpApp(app));
       await new Promise<void>((resolve, reject) => {
         http.once('error', reject);

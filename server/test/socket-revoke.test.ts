@@ -94,6 +94,29 @@ describe('sockets follow the user', () => {
     expect(await ended).toEqual(['io server disconnect', 'io server disconnect']);
   });
 
+  it('a refresh token replayed after the grace window ends the sockets of that family', async () => {
+    const victim = await createCompanyWithAdmin(server);
+    const s = await socketOn(second.url, victim.admin.token);
+    const ended = disconnection(s.socket);
+    const age = () =>
+      server.app.ds.query(
+        `UPDATE auth_sessions SET "rotatedAt" = now() - interval '1 hour' WHERE "userId" = $1`,
+        [victim.admin.user.id],
+      );
+    await age();
+    const rotated = await server.request('POST', '/auth/refresh_token', {
+      cookie: victim.admin.cookie,
+    });
+    expect(rotated.status).toBe(200);
+    expect(s.socket.connected).toBe(true);
+    await age();
+    const replay = await server.request('POST', '/auth/refresh_token', {
+      cookie: victim.admin.cookie,
+    });
+    expect(replay.status).toBe(401);
+    expect(await ended).toBe('io server disconnect');
+  });
+
   it('a login elsewhere sends the auth event, then ends the old sockets', async () => {
     const agent = await addAgent(server, admin as never, { queueIds: [sales] });
     const old = await socketOn(second.url, agent.token);

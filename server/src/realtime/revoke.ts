@@ -2,7 +2,9 @@
 // fetchSockets and disconnectSockets across them): a revoked session, a deleted user or a
 // deactivated company ends them; a new profile or new queues re-room them.
 import { roomOfCompany, roomOfUser } from '@atende/shared';
+import type { Redis } from 'ioredis';
 import type { AppContext } from '../context.js';
+import { sessionsEnded, sessionsEndedChannel } from '../modules/auth/sessions.js';
 import { logger } from '../logger.js';
 import { recheckSocket, type RoomedSocket } from './access.js';
 
@@ -35,4 +37,41 @@ export async function refreshCompanySockets(app: AppContext, companyId: number):
   await recheckRoom(app, roomOfCompany(companyId)).catch((err: unknown) =>
     logger.error({ err, companyId }, 'company sockets not re-checked'),
   );
+}
+
+/**
+ * Every api process re-checks its own sockets of a user whose sessions ended anywhere (a refresh
+ * token replayed after the grace window ends its family without any route here calling us).
+ */
+export async function followEndedSessions(app: AppContext, subscriber: Redis): Promise<void> {
+  const channel = sessionsEndedChannel(app.prefix);
+  await subscriber.subscribe(channel);
+  subscriber.on('message', (from: string, message: string) => {
+    if (from !== channel) return;
+    const event = sessionsEnded.safeParse(parseJson(message));
+    if (!event.success) {
+      logger.warn({ issues: event.error.issues }, 'malformed sessions-ended message ignored');
+      return;
+    }
+    const room = roomOfUser(event.data.userId);
+    void app.realtime.io.local
+      .in(room)
+      .fetchSockets()
+      .then((sockets) =>
+        Promise.all(
+          (sockets as unknown as RoomedSocket[]).map((socket) => recheckSocket(app, socket)),
+        ),
+      )
+      .catch((err: unknown) =>
+        logger.error({ err, userId: event.data.userId }, 'ended-session sockets not re-checked'),
+      );
+  });
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
