@@ -49,7 +49,9 @@ export const keysetCursor = lineSchema(100).refine((cursor) => {
   return (
     rest.length === 0 &&
     /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/.test(ts ?? '') &&
+    ts! >= '0001' &&
     !Number.isNaN(Date.parse(ts!)) &&
+    new Date(ts!).toISOString().slice(0, 19) === ts!.slice(0, 19) &&
     idSchema.safeParse(id).success
   );
 }, 'invalid cursor');
