@@ -13,7 +13,11 @@ const VOLATILE = [
   'tokenVersion',
   'lastSeen',
   'pairingCode',
+  'sessionEpoch',
+  'number',
 ];
+/** Per table, columns a running session writes on its own (lease epoch, the number it reports). */
+const VOLATILE_OF: Record<string, string[]> = { whatsapps: ['sessionEpoch', 'number'] };
 
 /**
  * A cheap fingerprint of every table: one md5 per table over its rows (volatile columns left
@@ -32,10 +36,11 @@ export async function fingerprint(ds: DataSource): Promise<Record<string, string
     .map(
       (t) =>
         `SELECT '${t}' AS name, count(*)::int || ':' || coalesce(md5(string_agg(x, '|' ORDER BY x)), '') AS sum
-           FROM (SELECT (to_jsonb(r) - $1::text[])::text AS x FROM "${t}" r) s`,
+           FROM (SELECT (to_jsonb(r) - '{${[...VOLATILE, ...(VOLATILE_OF[t] ?? [])].join(',')}}'::text[])::text AS x
+                FROM "${t}" r) s`,
     )
     .join(' UNION ALL ');
-  const rows = (await ds.query(sql, [VOLATILE])) as { name: string; sum: string }[];
+  const rows = (await ds.query(sql)) as { name: string; sum: string }[];
   return Object.fromEntries(rows.map((r) => [r.name, r.sum]));
 }
 

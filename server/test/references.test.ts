@@ -1,11 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import { idSchema, type ReferenceKind } from '@atende/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REFERENCE_TABLES } from '../src/http/references.js';
 import { changedTables, fingerprint } from './db-snapshot.js';
 import { startTestServer, type Session, type TestServer } from './harness.js';
 import { listRoutes, referencesOf, walkSchema } from './routes.js';
-import { addAgent, addConnection, addQueue, tenant, type Tenant } from './ticketing/fixtures.js';
+import { addContact, rowsOf, uniq, type Rows } from './tenant-rows.js';
+import { addAgent, addConnection, tenant, type Tenant } from './ticketing/fixtures.js';
 
 /**
  * Issue 11 item 1: every id a body or query names must be a row of the caller's company.
@@ -13,7 +13,6 @@ import { addAgent, addConnection, addQueue, tenant, type Tenant } from './ticket
  * same 404 as an id that does not exist, and nothing is written.
  */
 
-type Rows = Record<ReferenceKind, number>;
 let server: TestServer;
 let a: Tenant;
 let b: Tenant;
@@ -22,56 +21,6 @@ let ofB: Rows;
 let agentOfB: Session & { id: number };
 
 const MISSING = 2_147_483_000;
-const uniq = () => randomBytes(4).toString('hex');
-
-async function insert(sql: string, params: unknown[]): Promise<number> {
-  const [row] = (await server.app.ds.query(`${sql} RETURNING id`, params)) as { id: number }[];
-  return row!.id;
-}
-
-/** One row of every kind in a company, written straight to the tables. */
-async function rowsOf(t: Tenant, agent: number): Promise<Rows> {
-  const c = t.companyId;
-  const queue = await addQueue(server, c, `Fila ${uniq()}`);
-  const contact = await insert(`INSERT INTO contacts ("companyId", name, number) VALUES ($1, $2, $3)`, [
-    c,
-    'Cliente',
-    `55119${Math.floor(Math.random() * 1e8)}`,
-  ]);
-  const ticket = await insert(
-    `INSERT INTO tickets ("companyId", "contactId", "whatsappId", "userId", "queueId", status)
-     VALUES ($1, $2, $3, $4, $5, 'open')`,
-    [c, contact, t.whatsappId, t.admin.id, queue],
-  );
-  const message = await insert(
-    `INSERT INTO messages ("companyId", "ticketId", "contactId", "whatsappId", wid, body, "fromMe", "createdAt")
-     VALUES ($1, $2, $3, $4, $5, 'olá', false, now())`,
-    [c, ticket, contact, t.whatsappId, `W${uniq()}`],
-  );
-  const tag = await insert(`INSERT INTO tags ("companyId", name) VALUES ($1, $2)`, [c, `tag ${uniq()}`]);
-  const queueOption = await insert(
-    `INSERT INTO queue_options ("companyId", "queueId", option, title) VALUES ($1, $2, '1', 'Vendas')`,
-    [c, queue],
-  );
-  const quickMessage = await insert(
-    `INSERT INTO quick_messages ("companyId", "userId", shortcode, message) VALUES ($1, $2, $3, 'oi')`,
-    [c, t.admin.id, `s${uniq()}`],
-  );
-  return {
-    whatsapp: t.whatsappId,
-    queue,
-    user: agent,
-    tag,
-    contact,
-    ticket,
-    message,
-    queueOption,
-    quickMessage,
-    // No prompt or integration exists in this version: any id is someone else's or none.
-    prompt: 1,
-    integration: 1,
-  };
-}
 
 beforeAll(async () => {
   server = await startTestServer({ SIMULATOR: 'on' });
@@ -79,8 +28,8 @@ beforeAll(async () => {
   b = await tenant(server);
   const agentOfA = await addAgent(server, a.admin);
   agentOfB = await addAgent(server, b.admin);
-  ofA = await rowsOf(a, agentOfA.id);
-  ofB = await rowsOf(b, agentOfB.id);
+  ofA = await rowsOf(server, a, agentOfA.id);
+  ofB = await rowsOf(server, b, agentOfB.id);
 });
 afterAll(() => server?.close());
 
@@ -100,23 +49,71 @@ const newUser = () => ({ name: 'Agente X', email: `x-${uniq()}@b.test`, password
 
 const CASES: Case[] = [
   // users
-  { method: 'POST', route: '/users', path: () => '/users', field: 'whatsappId', kind: 'whatsapp',
-    body: (id) => ({ ...newUser(), whatsappId: id }) },
-  { method: 'POST', route: '/users', path: () => '/users', field: 'queueIds[]', kind: 'queue',
-    body: (id) => ({ ...newUser(), queueIds: [ofB.queue, id] }) },
-  { method: 'PUT', route: '/users/:id', path: () => `/users/${agentOfB.id}`, field: 'whatsappId',
-    kind: 'whatsapp', body: (id) => ({ whatsappId: id }) },
-  { method: 'PUT', route: '/users/:id', path: () => `/users/${agentOfB.id}`, field: 'queueIds[]',
-    kind: 'queue', body: (id) => ({ queueIds: [id] }) },
+  {
+    method: 'POST',
+    route: '/users',
+    path: () => '/users',
+    field: 'whatsappId',
+    kind: 'whatsapp',
+    body: (id) => ({ ...newUser(), whatsappId: id }),
+  },
+  {
+    method: 'POST',
+    route: '/users',
+    path: () => '/users',
+    field: 'queueIds[]',
+    kind: 'queue',
+    body: (id) => ({ ...newUser(), queueIds: [ofB.queue, id] }),
+  },
+  {
+    method: 'PUT',
+    route: '/users/:id',
+    path: () => `/users/${agentOfB.id}`,
+    field: 'whatsappId',
+    kind: 'whatsapp',
+    body: (id) => ({ whatsappId: id }),
+  },
+  {
+    method: 'PUT',
+    route: '/users/:id',
+    path: () => `/users/${agentOfB.id}`,
+    field: 'queueIds[]',
+    kind: 'queue',
+    body: (id) => ({ queueIds: [id] }),
+  },
   // tickets
-  { method: 'POST', route: '/tickets', path: () => '/tickets', field: 'contactId', kind: 'contact',
-    body: (id) => ({ contactId: id, status: 'open' }) },
-  { method: 'POST', route: '/tickets', path: () => '/tickets', field: 'queueId', kind: 'queue',
-    body: (id) => ({ contactId: ofB.contact, queueId: id }) },
-  { method: 'POST', route: '/tickets', path: () => '/tickets', field: 'whatsappId', kind: 'whatsapp',
-    body: (id) => ({ contactId: ofB.contact, whatsappId: id }) },
-  { method: 'POST', route: '/tickets', path: () => '/tickets', field: 'userId', kind: 'user',
-    body: (id) => ({ contactId: ofB.contact, userId: id }) },
+  {
+    method: 'POST',
+    route: '/tickets',
+    path: () => '/tickets',
+    field: 'contactId',
+    kind: 'contact',
+    body: (id) => ({ contactId: id, status: 'open' }),
+  },
+  {
+    method: 'POST',
+    route: '/tickets',
+    path: () => '/tickets',
+    field: 'queueId',
+    kind: 'queue',
+    body: (id) => ({ contactId: ofB.contact, queueId: id }),
+  },
+  {
+    method: 'POST',
+    route: '/tickets',
+    path: () => '/tickets',
+    field: 'whatsappId',
+    kind: 'whatsapp',
+    body: (id) => ({ contactId: ofB.contact, whatsappId: id }),
+  },
+  {
+    method: 'POST',
+    route: '/tickets',
+    path: () => '/tickets',
+    field: 'userId',
+    kind: 'user',
+    body: (id) => ({ contactId: ofB.contact, userId: id }),
+  },
   ...(['userId', 'queueId', 'whatsappId', 'promptId', 'integrationId'] as const).map(
     (field): Case => ({
       method: 'PUT',
@@ -128,45 +125,140 @@ const CASES: Case[] = [
     }),
   ),
   // messages
-  { method: 'POST', route: '/messages/:ticketId', path: () => `/messages/${ofB.ticket}`,
-    field: 'quotedMsg', kind: 'message', body: (id) => ({ body: 'resposta', quotedMsg: id }) },
-  { method: 'POST', route: '/messages/:ticketId', path: () => `/messages/${ofB.ticket}`,
-    field: 'quotedMsg.id', kind: 'message',
-    body: (id) => ({ body: 'resposta', quotedMsg: { id, body: 'citada' } }) },
+  {
+    method: 'POST',
+    route: '/messages/:ticketId',
+    path: () => `/messages/${ofB.ticket}`,
+    field: 'quotedMsg',
+    kind: 'message',
+    body: (id) => ({ body: 'resposta', quotedMsg: id }),
+  },
+  {
+    method: 'POST',
+    route: '/messages/:ticketId',
+    path: () => `/messages/${ofB.ticket}`,
+    field: 'quotedMsg.id',
+    kind: 'message',
+    body: (id) => ({ body: 'resposta', quotedMsg: { id, body: 'citada' } }),
+  },
   // notes
-  { method: 'POST', route: '/ticket-notes', path: () => '/ticket-notes', field: 'ticketId',
-    kind: 'ticket', body: (id) => ({ note: 'Observação', ticketId: id, contactId: ofB.contact }) },
-  { method: 'POST', route: '/ticket-notes', path: () => '/ticket-notes', field: 'contactId',
-    kind: 'contact', body: (id) => ({ note: 'Observação', ticketId: ofB.ticket, contactId: id }) },
-  { method: 'GET', route: '/ticket-notes/list', path: () => '/ticket-notes/list', field: 'ticketId',
-    kind: 'ticket', query: (id) => ({ ticketId: id, contactId: ofB.contact }) },
-  { method: 'GET', route: '/ticket-notes/list', path: () => '/ticket-notes/list',
-    field: 'contactId', kind: 'contact', query: (id) => ({ ticketId: ofB.ticket, contactId: id }) },
+  {
+    method: 'POST',
+    route: '/ticket-notes',
+    path: () => '/ticket-notes',
+    field: 'ticketId',
+    kind: 'ticket',
+    body: (id) => ({ note: 'Observação', ticketId: id, contactId: ofB.contact }),
+  },
+  {
+    method: 'POST',
+    route: '/ticket-notes',
+    path: () => '/ticket-notes',
+    field: 'contactId',
+    kind: 'contact',
+    body: (id) => ({ note: 'Observação', ticketId: ofB.ticket, contactId: id }),
+  },
+  {
+    method: 'GET',
+    route: '/ticket-notes/list',
+    path: () => '/ticket-notes/list',
+    field: 'ticketId',
+    kind: 'ticket',
+    query: (id) => ({ ticketId: id, contactId: ofB.contact }),
+  },
+  {
+    method: 'GET',
+    route: '/ticket-notes/list',
+    path: () => '/ticket-notes/list',
+    field: 'contactId',
+    kind: 'contact',
+    query: (id) => ({ ticketId: ofB.ticket, contactId: id }),
+  },
   // tags of a ticket
-  { method: 'POST', route: '/tags/sync', path: () => '/tags/sync', field: 'ticketId', kind: 'ticket',
-    body: (id) => ({ ticketId: id, tags: [ofB.tag] }) },
-  { method: 'POST', route: '/tags/sync', path: () => '/tags/sync', field: 'tags[]', kind: 'tag',
-    body: (id) => ({ ticketId: ofB.ticket, tags: [ofB.tag, id] }) },
-  { method: 'POST', route: '/tags/sync', path: () => '/tags/sync', field: 'tags[].id', kind: 'tag',
-    body: (id) => ({ ticketId: ofB.ticket, tags: [{ id, name: 'alheia' }] }) },
+  {
+    method: 'POST',
+    route: '/tags/sync',
+    path: () => '/tags/sync',
+    field: 'ticketId',
+    kind: 'ticket',
+    body: (id) => ({ ticketId: id, tags: [ofB.tag] }),
+  },
+  {
+    method: 'POST',
+    route: '/tags/sync',
+    path: () => '/tags/sync',
+    field: 'tags[]',
+    kind: 'tag',
+    body: (id) => ({ ticketId: ofB.ticket, tags: [ofB.tag, id] }),
+  },
+  {
+    method: 'POST',
+    route: '/tags/sync',
+    path: () => '/tags/sync',
+    field: 'tags[].id',
+    kind: 'tag',
+    body: (id) => ({ ticketId: ofB.ticket, tags: [{ id, name: 'alheia' }] }),
+  },
   // queues
   ...(['promptId', 'integrationId'] as const).flatMap((field): Case[] => [
-    { method: 'POST', route: '/queue', path: () => '/queue', field, kind: field.slice(0, -2) as ReferenceKind,
-      body: (id) => ({ name: `Fila ${uniq()}`, color: `#${uniq().slice(0, 6)}`, [field]: id }) },
-    { method: 'PUT', route: '/queue/:id', path: () => `/queue/${ofB.queue}`, field,
-      kind: field.slice(0, -2) as ReferenceKind, body: (id) => ({ [field]: id }) },
+    {
+      method: 'POST',
+      route: '/queue',
+      path: () => '/queue',
+      field,
+      kind: field.slice(0, -2) as ReferenceKind,
+      body: (id) => ({ name: `Fila ${uniq()}`, color: `#${uniq().slice(0, 6)}`, [field]: id }),
+    },
+    {
+      method: 'PUT',
+      route: '/queue/:id',
+      path: () => `/queue/${ofB.queue}`,
+      field,
+      kind: field.slice(0, -2) as ReferenceKind,
+      body: (id) => ({ [field]: id }),
+    },
   ]),
   // queue options
-  { method: 'GET', route: '/queue-options', path: () => '/queue-options', field: 'queueId',
-    kind: 'queue', query: (id) => ({ queueId: id }) },
-  { method: 'GET', route: '/queue-options', path: () => '/queue-options', field: 'parentId',
-    kind: 'queueOption', query: (id) => ({ queueId: ofB.queue, parentId: id }) },
-  { method: 'POST', route: '/queue-options', path: () => '/queue-options', field: 'queueId',
-    kind: 'queue', body: (id) => ({ queueId: id, option: '7', title: 'Nova' }) },
-  { method: 'POST', route: '/queue-options', path: () => '/queue-options', field: 'parentId',
-    kind: 'queueOption', body: (id) => ({ queueId: ofB.queue, parentId: id, option: '8' }) },
-  { method: 'PUT', route: '/queue-options/:id', path: () => `/queue-options/${ofB.queueOption}`,
-    field: 'parentId', kind: 'queueOption', body: (id) => ({ parentId: id }) },
+  {
+    method: 'GET',
+    route: '/queue-options',
+    path: () => '/queue-options',
+    field: 'queueId',
+    kind: 'queue',
+    query: (id) => ({ queueId: id }),
+  },
+  {
+    method: 'GET',
+    route: '/queue-options',
+    path: () => '/queue-options',
+    field: 'parentId',
+    kind: 'queueOption',
+    query: (id) => ({ queueId: ofB.queue, parentId: id }),
+  },
+  {
+    method: 'POST',
+    route: '/queue-options',
+    path: () => '/queue-options',
+    field: 'queueId',
+    kind: 'queue',
+    body: (id) => ({ queueId: id, option: '7', title: 'Nova' }),
+  },
+  {
+    method: 'POST',
+    route: '/queue-options',
+    path: () => '/queue-options',
+    field: 'parentId',
+    kind: 'queueOption',
+    body: (id) => ({ queueId: ofB.queue, parentId: id, option: '8' }),
+  },
+  {
+    method: 'PUT',
+    route: '/queue-options/:id',
+    path: () => `/queue-options/${ofB.queueOption}`,
+    field: 'parentId',
+    kind: 'queueOption',
+    body: (id) => ({ parentId: id }),
+  },
   // connections
   ...(
     [
@@ -175,10 +267,22 @@ const CASES: Case[] = [
       ['promptId', 'prompt', (id: number) => ({ promptId: id })],
     ] as const
   ).flatMap(([field, kind, fields]): Case[] => [
-    { method: 'POST', route: '/whatsapp', path: () => '/whatsapp', field, kind,
-      body: (id) => ({ name: `Conexão ${uniq()}`, provider: 'simulator', ...fields(id) }) },
-    { method: 'PUT', route: '/whatsapp/:id', path: () => `/whatsapp/${b.whatsappId}`, field, kind,
-      body: fields },
+    {
+      method: 'POST',
+      route: '/whatsapp',
+      path: () => '/whatsapp',
+      field,
+      kind,
+      body: (id) => ({ name: `Conexão ${uniq()}`, provider: 'simulator', ...fields(id) }),
+    },
+    {
+      method: 'PUT',
+      route: '/whatsapp/:id',
+      path: () => `/whatsapp/${b.whatsappId}`,
+      field,
+      kind,
+      body: fields,
+    },
   ]),
 ];
 
@@ -197,7 +301,11 @@ const key = (c: { method: string; route: string; field: string }, where: string)
   `${c.method} ${c.route} ${where}.${c.field}`;
 
 async function send(c: Case, id: number) {
-  const query = c.query ? `?${new URLSearchParams(Object.entries(c.query(id)).map(([k, v]) => [k, String(v)]))}` : '';
+  const params = Object.entries(c.query?.(id) ?? {}).map(([k, v]): [string, string] => [
+    k,
+    String(v),
+  ]);
+  const query = params.length ? `?${new URLSearchParams(params)}` : '';
   return server.request(c.method, c.path() + query, { token: b.admin.token, body: c.body?.(id) });
 }
 
@@ -257,10 +365,7 @@ describe('references to another company (issue 11 item 1)', () => {
     ])) as { whatsappId: number | null }[];
     expect(row!.whatsappId).toBeNull();
     // The agent's new tickets go out through B's own number, never A's.
-    const contact = await insert(`INSERT INTO contacts ("companyId", name, number) VALUES ($1, 'Novo', $2)`, [
-      b.companyId,
-      `55219${Math.floor(Math.random() * 1e8)}`,
-    ]);
+    const contact = await addContact(server, b.companyId, 'Novo');
     const opened = await server.request('POST', '/tickets', {
       token: b.admin.token,
       body: { contactId: contact, userId: agentOfB.id, status: 'open' },
@@ -281,7 +386,10 @@ describe('references to another company (issue 11 item 1)', () => {
     for (const c of CASES) {
       if (c.kind === 'prompt' || c.kind === 'integration') continue;
       const res = await send(c, ofB[c.kind]);
-      expect(res.status, `${key(c, c.query ? 'query' : 'body')}: ${JSON.stringify(res.body)}`).not.toBe(404);
+      expect(
+        res.status,
+        `${key(c, c.query ? 'query' : 'body')}: ${JSON.stringify(res.body)}`,
+      ).not.toBe(404);
       expect(res.status).toBeLessThan(500);
     }
   });

@@ -6,20 +6,22 @@ import { AppError } from './errors.js';
  * Where each kind of referenced id lives and what a missing one answers. `table: null` is a
  * kind this version has no rows for yet (prompts, integrations): every id of it is not found.
  */
-export const REFERENCE_TABLES: Record<ReferenceKind, { table: string | null; notFound: ErrorCode }> =
-  {
-    whatsapp: { table: 'whatsapps', notFound: 'ERR_NO_WAPP_FOUND' },
-    queue: { table: 'queues', notFound: 'ERR_NO_QUEUE_FOUND' },
-    user: { table: 'users', notFound: 'ERR_NO_USER_FOUND' },
-    tag: { table: 'tags', notFound: 'ERR_NO_TAG_FOUND' },
-    contact: { table: 'contacts', notFound: 'ERR_NO_CONTACT_FOUND' },
-    ticket: { table: 'tickets', notFound: 'ERR_NO_TICKET_FOUND' },
-    message: { table: 'messages', notFound: 'ERR_NO_MESSAGE_FOUND' },
-    queueOption: { table: 'queue_options', notFound: 'ERR_NO_QUEUE_OPTION_FOUND' },
-    quickMessage: { table: 'quick_messages', notFound: 'ERR_NO_QUICK_MESSAGE_FOUND' },
-    prompt: { table: null, notFound: 'ERR_NO_PROMPT_FOUND' },
-    integration: { table: null, notFound: 'ERR_NO_INTEGRATION_FOUND' },
-  };
+export const REFERENCE_TABLES: Record<
+  ReferenceKind,
+  { table: string | null; notFound: ErrorCode }
+> = {
+  whatsapp: { table: 'whatsapps', notFound: 'ERR_NO_WAPP_FOUND' },
+  queue: { table: 'queues', notFound: 'ERR_NO_QUEUE_FOUND' },
+  user: { table: 'users', notFound: 'ERR_NO_USER_FOUND' },
+  tag: { table: 'tags', notFound: 'ERR_NO_TAG_FOUND' },
+  contact: { table: 'contacts', notFound: 'ERR_NO_CONTACT_FOUND' },
+  ticket: { table: 'tickets', notFound: 'ERR_NO_TICKET_FOUND' },
+  message: { table: 'messages', notFound: 'ERR_NO_MESSAGE_FOUND' },
+  queueOption: { table: 'queue_options', notFound: 'ERR_NO_QUEUE_OPTION_FOUND' },
+  quickMessage: { table: 'quick_messages', notFound: 'ERR_NO_QUICK_MESSAGE_FOUND' },
+  prompt: { table: null, notFound: 'ERR_NO_PROMPT_FOUND' },
+  integration: { table: null, notFound: 'ERR_NO_INTEGRATION_FOUND' },
+};
 
 /** The ids of each kind, without repeats, in the order the request named them. */
 function byKind(references: Reference[]): Map<ReferenceKind, number[]> {

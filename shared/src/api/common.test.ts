@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { collectReferences, idSchema, isoDay, lineSchema, ref, textSchema } from './common.js';
-import { keysetCursor } from './tickets.js';
+import {
+  collectReferences,
+  idSchema,
+  isoDay,
+  lineSchema,
+  queryInt,
+  ref,
+  textSchema,
+} from './common.js';
+import { jsonIdList, keysetCursor } from './tickets.js';
 
 describe('idSchema: one canonical form of an id (issue 19 item 3)', () => {
   it.each([
@@ -39,6 +47,56 @@ describe('idSchema: one canonical form of an id (issue 19 item 3)', () => {
   ])('refuses %j', (input) => {
     expect(idSchema.safeParse(input).success).toBe(false);
   });
+});
+
+describe('jsonIdList: a JSON list of canonical ids in a query (`tags=[1,2]`)', () => {
+  it.each([
+    ['[]', []],
+    ['[1,2]', [1, 2]],
+    ['[ 3 , "4" ]', [3, 4]],
+    ['[2147483647]', [2_147_483_647]],
+  ])('accepts %j as %j', (input, ids) => {
+    expect(jsonIdList.parse(input)).toEqual(ids);
+  });
+
+  it.each([
+    '[01]',
+    '[1.0]',
+    '[1e0]',
+    '[0]',
+    '[-1]',
+    '[2147483648]',
+    '["01"]',
+    '[" 1"]',
+    '["1]',
+    '[1"]',
+    '[1,]',
+    '[1\u00a02]',
+    '[1\u00a0]',
+    '1',
+    '{"0":1}',
+    '[[1]]',
+    `[${Array.from({ length: 501 }, (_, i) => i + 1).join(',')}]`,
+  ])('refuses %j (400, never an exception)', (input) => {
+    expect(jsonIdList.safeParse(input).success).toBe(false);
+  });
+});
+
+describe('queryInt: counts in a query in canonical decimal', () => {
+  const page = queryInt(1, 100_000);
+  it.each([
+    ['1', 1],
+    ['100000', 100_000],
+    [7, 7],
+  ])('accepts %j as %d', (input, n) => {
+    expect(page.parse(input)).toBe(n);
+  });
+  it.each(['0', '01', ' 1', '1 ', '1e2', '0x2', '1.0', '-1', '+1', '', '100001', 1.5, 0, null])(
+    'refuses %j',
+    (input) => {
+      expect(page.safeParse(input).success).toBe(false);
+    },
+  );
 });
 
 describe('request strings refuse NUL and control characters', () => {

@@ -19,6 +19,21 @@ export const idSchema = z
   .pipe(z.number().max(INT4_MAX, 'expected an id in range'));
 export const idParams = z.object({ id: idSchema });
 
+/**
+ * A count in a query string (page number, limit, days) in canonical decimal, like ids: `2`,
+ * never `02`, ` 2`, `2e0` or `0x2`. A JSON body may send it as a number.
+ */
+export const queryInt = (min: number, max: number) =>
+  z
+    .union([
+      z.number().int(),
+      z
+        .string()
+        .regex(/^(0|[1-9]\d{0,8})$/, 'expected a decimal number')
+        .transform(Number),
+    ])
+    .pipe(z.number().min(min).max(max));
+
 /** A ticket's public uuid (the spec's `/tickets/u/:uuid`). */
 export const uuidSchema = z.string().uuid();
 
@@ -53,12 +68,14 @@ export const isoDay = lineSchema(40)
   .refine((v) => {
     const day = v.slice(0, 10);
     const date = new Date(`${day}T00:00:00Z`);
-    return day >= '0001-01-01' && !Number.isNaN(date.getTime()) && date.toISOString().startsWith(day);
+    return (
+      day >= '0001-01-01' && !Number.isNaN(date.getTime()) && date.toISOString().startsWith(day)
+    );
   }, 'yyyy-MM-dd');
 
 export const pageQuery = z.object({
   searchParam: lineSchema(200).optional().default(''),
-  pageNumber: z.coerce.number().int().min(1).max(100_000).optional().default(1),
+  pageNumber: queryInt(1, 100_000).optional().default(1),
 });
 
 /** Name rule shared by users, contacts, queues and connections: 2 to 50 characters. */
@@ -69,11 +86,7 @@ export const nameSchema = z
   .max(50, 'Too Long!')
   .refine((v) => !LINE_BREAKS_AND_CONTROLS.test(v), 'control characters are not allowed');
 
-export const emailSchema = z
-  .string({ error: 'Required' })
-  .trim()
-  .email('Invalid email')
-  .max(255);
+export const emailSchema = z.string({ error: 'Required' }).trim().email('Invalid email').max(255);
 
 /** Largest value a change-feed sequence (bigint) may be asked from, in canonical decimal. */
 export const sequenceSchema = z

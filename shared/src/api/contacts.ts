@@ -42,7 +42,6 @@ export const contactUpdate = contactInput.partial().extend({
 });
 export type ContactUpdate = z.infer<typeof contactUpdate>;
 
-
 export const contactListQuery = pageQuery.extend({
   date: isoDay.optional(),
   dateStart: isoDay.optional(),

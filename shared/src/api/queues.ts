@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idSchema, isOneLine, lineSchema, nameSchema, ref, textSchema } from './common.js';
+import { isOneLine, lineSchema, nameSchema, ref, textSchema } from './common.js';
 import { scheduleEntry, type ScheduleEntry } from './companies.js';
 
 /** Admin §9: Monday to Friday 08:00-18:00, Saturday 08:00-12:00, Sunday 00:00-00:00. */
@@ -53,14 +53,12 @@ export const queueOptionInput = z.object({
   title: lineSchema(200).trim().optional().default(''),
   message: text.optional().default(''),
   /** The number the customer types to pick this option. */
-  option: z
-    .union([lineSchema(10), z.number().int().min(0).max(999).transform(String)])
-    .pipe(
-      z
-        .string()
-        .trim()
-        .regex(/^\d{1,3}$/, 'a number'),
-    ),
+  option: z.union([lineSchema(10), z.number().int().min(0).max(999).transform(String)]).pipe(
+    z
+      .string()
+      .trim()
+      .regex(/^\d{1,3}$/, 'a number'),
+  ),
 });
 export type QueueOptionInput = z.infer<typeof queueOptionInput>;
 export const queueOptionUpdate = queueOptionInput.omit({ queueId: true }).partial();

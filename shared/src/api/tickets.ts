@@ -7,24 +7,29 @@ import {
   isoDay,
   lineSchema,
   pageQuery,
+  queryInt,
   ref,
   sequenceSchema,
   textSchema,
   uuidSchema,
 } from './common.js';
 
+/**
+ * A JSON list of ids, each in canonical form (`[1,2]` or `["1","2"]`; never `[01]`, `[1.0]`).
+ * Only spaces between items: JSON.parse is reached only with text it accepts.
+ */
+const JSON_ID = String.raw`(?:[1-9]\d{0,9}|"[1-9]\d{0,9}")`;
+const JSON_ID_LIST = new RegExp(String.raw`^\[ *(?:${JSON_ID} *(?:, *${JSON_ID} *)*)?\]$`);
+
 /** Lists travel as JSON strings in the query (core §7): `tags=[1,2]`. */
-export const jsonIdList = lineSchema(4000)
-  .transform((raw, ctx) => {
-    try {
-      const parsed: unknown = JSON.parse(raw);
-      const ids = z.array(idSchema).max(500).parse(parsed);
-      return ids;
-    } catch {
-      ctx.addIssue({ code: 'custom', message: 'expected a JSON list of ids' });
-      return z.NEVER;
-    }
-  });
+export const jsonIdList = lineSchema(4000).transform((raw, ctx) => {
+  const parsed = JSON_ID_LIST.test(raw)
+    ? z.array(idSchema).max(500).safeParse(JSON.parse(raw))
+    : null;
+  if (parsed?.success) return parsed.data;
+  ctx.addIssue({ code: 'custom', message: 'expected a JSON list of ids' });
+  return z.NEVER;
+});
 
 const flag = z
   .union([z.boolean(), z.enum(['true', 'false'])])
@@ -95,7 +100,7 @@ export const uuidParams = z.object({ uuid: uuidSchema });
 export const ticketIdParams = z.object({ ticketId: idSchema });
 
 export const messageListQuery = z.object({
-  pageNumber: z.coerce.number().int().min(1).max(100_000).optional().default(1),
+  pageNumber: queryInt(1, 100_000).optional().default(1),
   cursor: keysetCursor.optional(),
 });
 
@@ -145,11 +150,11 @@ export const tagSync = z.object({
 
 export const syncQuery = z.object({
   after: sequenceSchema,
-  limit: z.coerce.number().int().min(1).max(1000).optional().default(500),
+  limit: queryInt(1, 1000).optional().default(500),
 });
 
 export const dashboardQuery = z.object({
-  days: z.coerce.number().int().min(1).max(3650).optional(),
+  days: queryInt(1, 3650).optional(),
   date_from: isoDay.optional(),
   date_to: isoDay.optional(),
 });
