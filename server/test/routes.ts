@@ -60,10 +60,15 @@ type Def = {
 };
 const defOf = (schema: z.ZodType) => (schema as unknown as { _zod: { def: Def } })._zod.def;
 
-/** Visits every schema node of `schema` with its field path (`a.b[]`), once per node. */
+/**
+ * Visits every schema node of `schema` with its field path (`a.b[]`), once per node. With
+ * `inputOnly`, the output side of a pipe (what a transform made, not what the client sent) is
+ * left out.
+ */
 export function walkSchema(
   schema: z.ZodType,
   visit: (node: z.ZodType, path: string, def: Def) => void,
+  options: { inputOnly?: boolean } = {},
   path = '',
   seen = new Set<z.ZodType>(),
 ): void {
@@ -72,7 +77,7 @@ export function walkSchema(
   const def = defOf(schema);
   visit(schema, path, def);
   const next = (child: z.ZodType | undefined, childPath = path) =>
-    child && walkSchema(child, visit, childPath, new Set(seen));
+    child && walkSchema(child, visit, options, childPath, new Set(seen));
   switch (def.type) {
     case 'object':
       for (const [key, child] of Object.entries(def.shape ?? {}))
@@ -86,7 +91,7 @@ export function walkSchema(
       break;
     case 'pipe':
       next(def.in);
-      next(def.out);
+      if (!options.inputOnly) next(def.out);
       break;
     case 'intersection':
       next(def.left);
