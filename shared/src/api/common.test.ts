@@ -139,6 +139,13 @@ describe('keysetCursor: only what the server hands out', () => {
   const encode = (s: string) => Buffer.from(s).toString('base64url');
   it.each([
     [encode('2024-05-01T10:00:00.000Z|12'), true],
+    [encode('2024-05-01 10:00:00.123456+00|12'), true],
+    [encode('2024-05-01 10:00:00+05:30|12'), true],
+    [encode('2024-05-01 24:00:00+00|12'), false],
+    [encode('2024-05-01 10:60:00+00|12'), false],
+    [encode('2024-05-01 10:00:00+99|12'), false],
+    [encode('2024-05-01 10:00:00.1234567+00|12'), false],
+    [encode("2024-05-01 10:00:00+00'; DROP TABLE tickets|12"), false],
     [encode('2024-05-01T10:00:00.000Z|0'), false],
     [encode('2024-05-01T10:00:00.000Z|99999999999'), false],
     [encode('1|12'), false],

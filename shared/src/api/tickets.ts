@@ -39,8 +39,22 @@ const decodeBase64 = (text: string): string =>
   (globalThis as unknown as { atob: (s: string) => string }).atob(text);
 
 /**
- * A keyset cursor as the server hands it out: base64url of `<ISO timestamp>|<id>`. Anything
- * else is a 400, never a query.
+ * The timestamps a cursor may carry: ISO (`2024-05-01T10:00:00.000Z`, the message list) or
+ * Postgres' text form (`2024-05-01 10:00:00.123456+00`, the ticket list, microseconds kept).
+ */
+const CURSOR_TIME =
+  /^(\d{4}-\d{2}-\d{2})[T ]([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,6})?(Z|[+-](0\d|1[0-4])(:?[0-5]\d)?)$/;
+const isCursorTime = (ts: string): boolean => {
+  const match = CURSOR_TIME.exec(ts);
+  if (!match) return false;
+  const day = match[1]!;
+  const date = new Date(`${day}T00:00:00Z`);
+  return day >= '0001-01-01' && !Number.isNaN(date.getTime()) && date.toISOString().startsWith(day);
+};
+
+/**
+ * A keyset cursor as the server hands it out: base64url of `<timestamp>|<id>`. Anything else is
+ * a 400, never a query.
  */
 export const keysetCursor = lineSchema(100).refine((cursor) => {
   if (!/^[A-Za-z0-9_-]+$/.test(cursor)) return false;
@@ -51,14 +65,7 @@ export const keysetCursor = lineSchema(100).refine((cursor) => {
     return false;
   }
   const [ts, id, ...rest] = text.split('|');
-  return (
-    rest.length === 0 &&
-    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/.test(ts ?? '') &&
-    ts! >= '0001' &&
-    !Number.isNaN(Date.parse(ts!)) &&
-    new Date(ts!).toISOString().slice(0, 19) === ts!.slice(0, 19) &&
-    idSchema.safeParse(id).success
-  );
+  return rest.length === 0 && isCursorTime(ts ?? '') && idSchema.safeParse(id).success;
 }, 'invalid cursor');
 
 export const ticketListQuery = pageQuery.extend({
