@@ -306,7 +306,7 @@ describe('fuzz of every route (issue 11)', () => {
         }
       }
     }
-    console.log(
+    console.warn(
       `fuzz: ${requests} requests over ${routes.length} routes in ${((Date.now() - started) / 1000).toFixed(1)} s`,
     );
     expect(failures).toEqual([]);
