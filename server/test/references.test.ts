@@ -1,5 +1,6 @@
 import { idSchema, type ReferenceKind } from '@atende/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ForeignReferences1732240100000 } from '../src/db/migrations/1732240100000-ForeignReferences.js';
 import { REFERENCE_TABLES } from '../src/http/references.js';
 import { changedTables, fingerprint } from './db-snapshot.js';
 import { startTestServer, type Session, type TestServer } from './harness.js';
@@ -437,5 +438,105 @@ describe('references to another company (issue 11 item 1)', () => {
       ).not.toBe(404);
       expect(res.status).toBeLessThan(500);
     }
+  });
+});
+
+describe('pointers written before the check (migration 1732240100000)', () => {
+  it("clears every pointer from company B's rows to company A's, and keeps B's own", async () => {
+    const db = server.app.ds;
+    const one = async <T>(sql: string, params: unknown[]) =>
+      ((await db.query(sql, params)) as T[])[0]!;
+    // B's rows pointing at A's, as the API let an admin of B write them before the check.
+    await db.query(`UPDATE users SET "whatsappId" = $2 WHERE id = $1`, [agentOfB.id, a.whatsappId]);
+    await db.query(
+      `INSERT INTO user_queues ("userId", "queueId") VALUES ($1, $2), ($1, $3) ON CONFLICT DO NOTHING`,
+      [agentOfB.id, ofA.queue, ofB.queue],
+    );
+    await db.query(`UPDATE whatsapps SET "transferQueueId" = $2 WHERE id = $1`, [
+      b.whatsappId,
+      ofA.queue,
+    ]);
+    await db.query(
+      `INSERT INTO whatsapp_queues ("whatsappId", "queueId") VALUES ($1, $2), ($1, $3) ON CONFLICT DO NOTHING`,
+      [b.whatsappId, ofA.queue, ofB.queue],
+    );
+    const foreignTicket = await one<{ id: number }>(
+      `INSERT INTO tickets ("companyId", "contactId", "whatsappId", "userId", "queueId", status)
+       VALUES ($1, $2, $3, $4, $5, 'pending') RETURNING id`,
+      [b.companyId, await addContact(server, b.companyId), a.whatsappId, a.admin.id, ofA.queue],
+    );
+    await db.query(
+      `INSERT INTO ticket_tags ("ticketId", "tagId") VALUES ($1, $2), ($3, $4) ON CONFLICT DO NOTHING`,
+      [foreignTicket.id, ofA.tag, ofB.ticket, ofB.tag],
+    );
+    const quoting = await one<{ id: number }>(
+      `INSERT INTO messages ("companyId", "ticketId", "contactId", "whatsappId", wid, body, "fromMe", "quotedMsgId", "createdAt")
+       SELECT "companyId", "ticketId", "contactId", "whatsappId", $2, 'citando', true, $3, now()
+         FROM messages WHERE id = $1 RETURNING id`,
+      [ofB.message, `Q${uniq()}`, ofA.message],
+    );
+    const ownQuote = await one<{ id: number }>(
+      `INSERT INTO messages ("companyId", "ticketId", "contactId", "whatsappId", wid, body, "fromMe", "quotedMsgId", "createdAt")
+       SELECT "companyId", "ticketId", "contactId", "whatsappId", $2, 'citando', true, $1, now()
+         FROM messages WHERE id = $1 RETURNING id`,
+      [ofB.message, `Q${uniq()}`],
+    );
+    const aBefore = await fingerprint(db);
+
+    const runner = db.createQueryRunner();
+    try {
+      await new ForeignReferences1732240100000().up(runner);
+    } finally {
+      await runner.release();
+    }
+
+    expect(await one(`SELECT "whatsappId" FROM users WHERE id = $1`, [agentOfB.id])).toEqual({
+      whatsappId: null,
+    });
+    expect(
+      await db.query(`SELECT "queueId" FROM user_queues WHERE "userId" = $1`, [agentOfB.id]),
+    ).toEqual([{ queueId: ofB.queue }]);
+    expect(
+      await one(`SELECT "transferQueueId" FROM whatsapps WHERE id = $1`, [b.whatsappId]),
+    ).toEqual({ transferQueueId: null });
+    expect(
+      await db.query(`SELECT "queueId" FROM whatsapp_queues WHERE "whatsappId" = $1`, [
+        b.whatsappId,
+      ]),
+    ).toEqual([{ queueId: ofB.queue }]);
+    expect(
+      await one(`SELECT "whatsappId", "userId", "queueId" FROM tickets WHERE id = $1`, [
+        foreignTicket.id,
+      ]),
+    ).toEqual({ whatsappId: null, userId: null, queueId: null });
+    expect(
+      await db.query(`SELECT "tagId" FROM ticket_tags WHERE "ticketId" IN ($1, $2)`, [
+        foreignTicket.id,
+        ofB.ticket,
+      ]),
+    ).toEqual([{ tagId: ofB.tag }]);
+    expect(
+      await db.query(`SELECT id, "quotedMsgId" FROM messages WHERE id IN ($1, $2) ORDER BY id`, [
+        quoting.id,
+        ownQuote.id,
+      ]),
+    ).toEqual([
+      { id: quoting.id, quotedMsgId: null },
+      { id: ownQuote.id, quotedMsgId: ofB.message },
+    ]);
+    // B's own ticket keeps its connection, user and queue.
+    expect(
+      await one(`SELECT "whatsappId", "queueId" FROM tickets WHERE id = $1`, [ofB.ticket]),
+    ).toEqual({ whatsappId: b.whatsappId, queueId: ofB.queue });
+    // Only the tables holding those pointers changed.
+    expect(changedTables(aBefore, await fingerprint(db)).sort()).toEqual([
+      'messages',
+      'ticket_tags',
+      'tickets',
+      'user_queues',
+      'users',
+      'whatsapp_queues',
+      'whatsapps',
+    ]);
   });
 });

@@ -6,6 +6,7 @@ import { WhatsappSessions1732233760000 } from './1732233760000-WhatsappSessions.
 import { Routing1732235000000 } from './1732235000000-Routing.js';
 import { ChangePending1732239000000 } from './1732239000000-ChangePending.js';
 import { ChangePendingOrder1732239100000 } from './1732239100000-ChangePendingOrder.js';
+import { ForeignReferences1732240100000 } from './1732240100000-ForeignReferences.js';
 
 /** Every migration, in order. Add new ones at the end. */
 export const migrations = [
@@ -17,4 +18,5 @@ export const migrations = [
   Routing1732235000000,
   ChangePending1732239000000,
   ChangePendingOrder1732239100000,
+  ForeignReferences1732240100000,
 ];
