@@ -32,7 +32,7 @@ let lastPrint: Record<string, string> | undefined;
 const failures: string[] = [];
 
 /** Runs per route and role; the fixed malformed bodies below come on top. */
-const RUNS: Record<Role, number> = { admin: 6, agent: 3, anonymous: 1 };
+const RUNS: Record<Role, number> = { admin: 8, agent: 3, anonymous: 1 };
 
 beforeAll(async () => {
   server = await startTestServer({ SIMULATOR: 'on', LOGIN_RATE_LIMIT: '100000' });
@@ -81,7 +81,17 @@ const BAD_IDS = [
   '',
   '%00',
 ];
-const CONTROL = ['\u0000', '\u0001', '\u0007', '\u001b', '\u007f', '\u0085', '\ud800'];
+const CONTROL = [
+  '\u0000',
+  '\u0000',
+  '\u0000',
+  '\u0001',
+  '\u0007',
+  '\u001b',
+  '\u007f',
+  '\u0085',
+  '\ud800',
+];
 
 const nested = (depth: number): unknown => {
   let v: unknown = 'fundo';
@@ -94,7 +104,46 @@ const withControl = (s: string) =>
   fc.constantFrom(...CONTROL).map((c) => `${s.slice(0, 3)}${c}${s.slice(3)}`);
 
 /** Plausible values by field name, so fuzzed bodies also reach the code behind validation. */
-function plausible(key: string): fc.Arbitrary<unknown> {
+function plausible(key: string, schema?: z.ZodType): fc.Arbitrary<unknown> {
+  const accepted = schema ? acceptedSamples(schema) : [];
+  if (accepted.length) return fc.constantFrom(...accepted);
+  return byName(key);
+}
+
+/** Sample values that the field's own schema accepts, so a request gets past validation. */
+function acceptedSamples(schema: z.ZodType): unknown[] {
+  const pool: unknown[] = [...SAMPLES, ...ownIds(), [ownIds()[0]], [], { id: ownIds()[0] }];
+  let node = schema as unknown as { _zod: { def: Record<string, unknown> } } | undefined;
+  for (let i = 0; node && i < 8; i++) {
+    const def = node._zod.def;
+    if (def.type === 'enum') pool.push(...Object.values(def.entries as object));
+    if (def.type === 'literal') pool.push(...(def.values as unknown[]));
+    node = (def.innerType ?? def.in) as typeof node;
+  }
+  return pool.filter((v) => schema.safeParse(v).success).slice(0, 12);
+}
+
+const SAMPLES: unknown[] = [
+  'Nome Válido',
+  'texto da mensagem\ncom linha',
+  `fuzz@fuzz.test`,
+  'Senha123',
+  '#abcdef',
+  '5511999998888',
+  '2024-01-01',
+  '08:00',
+  '1',
+  'enabled',
+  'disabled',
+  'abcdefghijklmnopq',
+  1,
+  0,
+  true,
+  false,
+  null,
+];
+
+function byName(key: string): fc.Arbitrary<unknown> {
   const k = key.toLowerCase();
   if (k.endsWith('ids') || k === 'tags')
     return fc.array(fc.constantFrom(...ownIds()), { maxLength: 3 });
@@ -141,32 +190,31 @@ const junk: fc.Arbitrary<unknown> = fc.oneof(
   fc.dictionary(fc.string({ maxLength: 5 }), fc.string({ maxLength: 5 }), { maxKeys: 3 }),
 );
 
-const fieldValue = (key: string) =>
+/** A field's value: plausible, plausible with a control character (NUL most often), or junk. */
+const fieldValue = (key: string, schema?: z.ZodType) =>
   fc.oneof(
-    { weight: 2, arbitrary: plausible(key) },
-    {
-      weight: 1,
-      arbitrary: plausible(key).chain((v) =>
-        typeof v === 'string' ? withControl(v) : fc.constant(v),
-      ),
-    },
-    { weight: 2, arbitrary: junk },
+    { weight: 2, arbitrary: plausible(key, schema) },
+    { weight: 2, arbitrary: plausible(key, schema).chain(withControls) },
+    { weight: 1, arbitrary: junk },
   );
 
-/** The keys a schema's object reads (through optional/pipe wrappers), or none. */
-function keysOf(schema: z.ZodType | undefined): string[] {
+const withControls = (v: unknown): fc.Arbitrary<unknown> =>
+  typeof v === 'string' ? withControl(v) : fc.constant(v);
+
+/** The fields a schema's object reads (through optional/pipe wrappers), or none. */
+function keysOf(schema: z.ZodType | undefined): [string, z.ZodType | undefined][] {
   let node = schema as unknown as { _zod: { def: Record<string, unknown> } } | undefined;
   for (let i = 0; node && i < 6; i++) {
     const def = node._zod.def;
-    if (def.type === 'object') return Object.keys(def.shape as object);
+    if (def.type === 'object') return Object.entries(def.shape as Record<string, z.ZodType>);
     node = (def.innerType ?? def.in) as typeof node;
   }
   return [];
 }
 
-function objectOf(keys: string[]): fc.Arbitrary<Record<string, unknown>> {
-  const known = Object.fromEntries(keys.map((k) => [k, fieldValue(k)]));
-  return fc
+function objectOf(keys: [string, z.ZodType | undefined][]): fc.Arbitrary<Record<string, unknown>> {
+  const known = Object.fromEntries(keys.map(([k, schema]) => [k, fieldValue(k, schema)]));
+  const mixed = fc
     .tuple(
       fc.record(known, { requiredKeys: [] }),
       fc.dictionary(fc.constantFrom('__proto__', 'constructor', 'companyId', 'id', 'x'), junk, {
@@ -174,12 +222,25 @@ function objectOf(keys: string[]): fc.Arbitrary<Record<string, unknown>> {
       }),
     )
     .map(([a, b]) => ({ ...b, ...a }));
+  // Every field plausible and every string carrying a control character: what slips past a
+  // schema that checks types but not characters reaches Postgres, which refuses NUL.
+  const allControls = fc.record(
+    Object.fromEntries(
+      keys.map(([k, schema]) => [
+        k,
+        plausible(k, schema).map((v) =>
+          typeof v === 'string' ? `${v.slice(0, 2)}\u0000${v.slice(2)}` : v,
+        ),
+      ]),
+    ),
+  );
+  return fc.oneof({ weight: 2, arbitrary: mixed }, { weight: 1, arbitrary: allControls });
 }
 
 const PARAM_VALUES = (name: string) =>
   fc.oneof(
-    fc.constantFrom(...ownIds().map(String)),
-    fc.constantFrom(...BAD_IDS).map(encode),
+    { weight: 4, arbitrary: fc.constantFrom(...ownIds().map(String)) },
+    { weight: 1, arbitrary: fc.constantFrom(...BAD_IDS).map(encode) },
     fc.constantFrom('%', '%E0%A4%A', '..%2F..%2Fetc%2Fpasswd', 'a%00b', '1;DROP', 'x'.repeat(3000)),
     name === 'uuid' ? fc.uuid() : fc.string({ minLength: 1, maxLength: 12 }).map(encode),
   );
@@ -198,7 +259,11 @@ const stringify = (v: unknown) => (typeof v === 'string' ? v : (JSON.stringify(v
 function requestOf(route: ListedRoute): fc.Arbitrary<FuzzRequest> {
   const names = [...route.path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
   const params = fc.tuple(...names.map((n) => PARAM_VALUES(n)));
-  const queryKeys = [...keysOf(route.spec?.query), 'searchParam', 'pageNumber'];
+  const queryKeys: [string, z.ZodType | undefined][] = [
+    ...keysOf(route.spec?.query),
+    ['searchParam', undefined],
+    ['pageNumber', undefined],
+  ];
   const query = objectOf(queryKeys).map((q) =>
     Object.entries(q)
       .map(([k, v]) => `${encode(k)}=${encode(stringify(v).slice(0, 4000))}`)
