@@ -107,6 +107,18 @@ describe('malformed dates and cursors (issue 11 item 3)', () => {
     expect(res.body.error).toBe('ERR_VALIDATION');
   });
 
+  it('a time after the day is dropped, never sent to Postgres', async () => {
+    for (const path of [
+      '/contacts?date=2024-01-01T99:99',
+      '/contacts?dateStart=2024-01-01T10:00:00%2B99:99',
+      '/tickets?date=2024-01-01T99:99',
+      '/dashboard?date_from=2024-01-01T99:99',
+    ]) {
+      const res = await get(path);
+      expect(res.status, path).toBe(200);
+    }
+  });
+
   it('a valid dashboard range still answers', async () => {
     const res = await get('/dashboard?date_from=2024-01-01&date_to=2024-12-31');
     expect(res.status).toBe(200);

@@ -62,7 +62,11 @@ export const lineSchema = (max: number) =>
 /** True when free text holds no control character other than \t \n \r. */
 export const isText = (v: string) => !CONTROL_CHARACTERS.test(v);
 
-/** A calendar day `yyyy-MM-dd` that exists (no 2024-02-30, no year 0); a time part may follow. */
+/**
+ * A calendar day `yyyy-MM-dd` that exists (no 2024-02-30, no year 0). A time part may follow (as
+ * a date picker sends it) and is dropped: every filter that takes a day reads only the day, so
+ * nothing after it ever reaches Postgres.
+ */
 export const isoDay = lineSchema(40)
   .regex(/^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/, 'yyyy-MM-dd')
   .refine((v) => {
@@ -71,7 +75,8 @@ export const isoDay = lineSchema(40)
     return (
       day >= '0001-01-01' && !Number.isNaN(date.getTime()) && date.toISOString().startsWith(day)
     );
-  }, 'yyyy-MM-dd');
+  }, 'yyyy-MM-dd')
+  .transform((v) => v.slice(0, 10));
 
 export const pageQuery = z.object({
   searchParam: lineSchema(200).optional().default(''),
