@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './harness.js';
+import { ADMIN, startTestServer, type TestServer } from './harness.js';
 import { listRoutes, walkSchema } from './routes.js';
 import { rowsOf, type Rows } from './tenant-rows.js';
 import { addAgent, tenant, type Tenant } from './ticketing/fixtures.js';
@@ -118,6 +118,19 @@ describe('malformed dates and cursors (issue 11 item 3)', () => {
       expect(res.status, path).toBe(200);
     }
   });
+
+  it.each(['2024-02-30', '0000-01-01', '2024-13-01', '2024-01-01junk'])(
+    "a company's dueDate %s is 400 (the super user's form)",
+    async (dueDate) => {
+      const root = await server.login(ADMIN.email, ADMIN.password);
+      const res = await server.request('PUT', `/companies/${t.companyId}`, {
+        token: root.token,
+        body: { dueDate },
+      });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toBe('ERR_VALIDATION');
+    },
+  );
 
   it('a valid dashboard range still answers', async () => {
     const res = await get('/dashboard?date_from=2024-01-01&date_to=2024-12-31');

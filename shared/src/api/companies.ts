@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { emailSchema, idSchema, lineSchema, nameSchema } from './common.js';
+import { emailSchema, idSchema, isoDay, lineSchema, nameSchema } from './common.js';
 import { userPassword } from './users.js';
 
 export const RECURRENCES = ['MENSAL', 'BIMESTRAL', 'TRIMESTRAL', 'SEMESTRAL', 'ANUAL'] as const;
@@ -14,11 +14,8 @@ export const scheduleEntry = z.object({
 export type ScheduleEntry = z.infer<typeof scheduleEntry>;
 export const schedulesBody = z.object({ schedules: z.array(scheduleEntry).max(7) });
 
-const dueDate = lineSchema(40)
-  .regex(/^\d{4}-\d{2}-\d{2}/)
-  .transform((v) => v.slice(0, 10))
-  .nullable()
-  .or(z.literal('').transform(() => null));
+/** A day that exists (isoDay); empty or null clears it. */
+const dueDate = isoDay.nullable().or(z.literal('').transform(() => null));
 
 export const companyInput = z.object({
   name: lineSchema(100).trim().min(2),
