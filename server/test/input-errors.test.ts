@@ -132,6 +132,23 @@ describe('malformed dates and cursors (issue 11 item 3)', () => {
     },
   );
 
+  it("renaming a plan to another plan's name is 400, not a 500 from the unique index", async () => {
+    const root = await server.login(ADMIN.email, ADMIN.password);
+    const plan = (name: string) =>
+      server.request('POST', '/plans', {
+        token: root.token,
+        body: { name, users: 1, connections: 1, queues: 1, value: 1 },
+      });
+    const first = await plan(`Plano A ${Date.now()}`);
+    const second = await plan(`Plano B ${Date.now()}`);
+    const res = await server.request('PUT', `/plans/${second.body.id}`, {
+      token: root.token,
+      body: { name: first.body.name },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe('ERR_VALIDATION');
+  });
+
   it('a valid dashboard range still answers', async () => {
     const res = await get('/dashboard?date_from=2024-01-01&date_to=2024-12-31');
     expect(res.status).toBe(200);
