@@ -149,6 +149,20 @@ describe('malformed dates and cursors (issue 11 item 3)', () => {
     expect(res.body.error).toBe('ERR_VALIDATION');
   });
 
+  it("a value Postgres refuses past the schema is a 4xx: another connection's token is 409", async () => {
+    const [other] = (await server.app.ds.query(
+      `INSERT INTO whatsapps ("companyId", name, token, provider) VALUES ($1, 'Outra', $2, 'simulator')
+       RETURNING token`,
+      [t.companyId, `tok-${Date.now()}-abcdefghij`],
+    )) as { token: string }[];
+    const res = await server.request('PUT', `/whatsapp/${t.whatsappId}`, {
+      token: t.admin.token,
+      body: { token: other!.token },
+    });
+    expect(res.status).toBe(409);
+    expect(res.body.error).toBe('ERR_CONFLICT');
+  });
+
   it('a valid dashboard range still answers', async () => {
     const res = await get('/dashboard?date_from=2024-01-01&date_to=2024-12-31');
     expect(res.status).toBe(200);

@@ -455,6 +455,12 @@ export const ERRORS = {
     'The form upload is malformed or incomplete.',
     'El envío del formulario está mal formado o incompleto.',
   ),
+  ERR_CONFLICT: entry(
+    409,
+    'A alteração conflita com outro registro. Atualize a página e tente de novo.',
+    'The change conflicts with another record. Reload and try again.',
+    'El cambio entra en conflicto con otro registro. Recargue e inténtelo de nuevo.',
+  ),
   ERR_UNSUPPORTED_ENCODING: entry(
     415,
     'Codificação do corpo da requisição não suportada.',

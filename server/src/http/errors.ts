@@ -65,10 +65,25 @@ const PARSER_TYPES: Record<string, ErrorCode> = {
 const MALFORMED_FORM =
   /^(Unexpected end of (form|file)|Malformed (part header|content type|urlencoded form)|Multipart: Boundary not found|Unsupported content type|Missing Content-Type|Request (aborted|closed|error))/;
 
-/** The ERR_* code of an error thrown by the body parsers or multer, if it is one of theirs. */
+/**
+ * Postgres refusing a value a schema let through (SQLSTATE class 22: NUL, out of range, bad
+ * date) or a row that changed under the request (unique or foreign key violation): the input's
+ * fault, a 4xx, never a 500. Logged, because each one is a schema or service that should have
+ * caught it first.
+ */
+function databaseInputCode(code: string | undefined): ErrorCode | undefined {
+  if (typeof code !== 'string' || code.length !== 5) return undefined;
+  if (code === '23505' || code === '23503') return 'ERR_CONFLICT';
+  if (code.startsWith('22')) return 'ERR_VALIDATION';
+  return undefined;
+}
+
+/** The ERR_* code of an error thrown by the body parsers, multer or Postgres for bad input. */
 export function inputErrorCode(err: unknown): ErrorCode | undefined {
   const e = err as BodyParserError | null | undefined;
   if (!e || typeof e !== 'object') return undefined;
+  const database = databaseInputCode(e.name === 'QueryFailedError' ? e.code : undefined);
+  if (database) return database;
   if (e.name === 'MulterError' && e.code) return MULTER_CODES[e.code] ?? 'ERR_MALFORMED_MULTIPART';
   if (e.type && Object.hasOwn(PARSER_TYPES, e.type)) return PARSER_TYPES[e.type];
   if (typeof e.message === 'string' && MALFORMED_FORM.test(e.message))
@@ -92,6 +107,8 @@ export const errorMiddleware: ErrorRequestHandler = (err: unknown, req, res, _ne
   }
   const code = inputErrorCode(err);
   if (code) {
+    if ((err as BodyParserError).name === 'QueryFailedError')
+      logger.warn({ err, method: req.method, url: req.originalUrl }, 'input refused by Postgres');
     const error = new AppError(code);
     res.status(error.status).json(error.toBody());
     return;
