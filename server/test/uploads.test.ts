@@ -369,7 +369,7 @@ describe('bad input on upload routes is a 4xx that writes nothing', () => {
       formOf([{ bytes: csv, type: 'text/csv', name: 'contatos.csv' }]),
     );
     expect(sheet.status).toBe(413);
-    expect(sheet.body.error).toBe('ERR_PAYLOAD_TOO_LARGE');
+    expect(sheet.body.error).toBe('ERR_FILE_TOO_LARGE');
     const after = await server.request('GET', '/contacts', { token: a.admin.token });
     expect(after.body.count).toBe(contacts.body.count);
     for (const route of [`/messages/${ticketId}`, ...attachmentRoutes()]) {
@@ -379,7 +379,7 @@ describe('bad input on upload routes is a 4xx that writes nothing', () => {
         formOf([{ field: fieldOf(route), bytes: PDF(UPLOAD_MAX + 1), type: 'application/pdf' }]),
       );
       expect(big.status, route).toBe(413);
-      expect(big.body.error).toBe('ERR_PAYLOAD_TOO_LARGE');
+      expect(big.body.error).toBe('ERR_FILE_TOO_LARGE');
     }
   });
 

@@ -117,13 +117,14 @@ describe('connections API', () => {
     });
     expect(ok.status).toBe(200);
     expect(ok.body.queues.map((q: any) => q.id).sort()).toEqual([q1, q2].sort());
-    // A queue of another company is not a valid choice.
+    // A queue of another company does not exist for this one (the same 404 as a missing id).
     const foreign = await queue(b.companyId, 'Alheia', '#0000ff');
     const bad = await server.request('PUT', `/whatsapp/${first.id}`, {
       token: a.admin.token,
       body: { queueIds: [foreign] },
     });
-    expect(bad.status).toBe(400);
+    expect(bad.status).toBe(404);
+    expect(bad.body.error).toBe('ERR_NO_QUEUE_FOUND');
   });
 
   it('keeps one default: moving it is fine, unsetting it is ERR_NO_OTHER_WHATSAPP', async () => {

@@ -442,6 +442,56 @@ export const ERRORS = {
     'No quick message found with this ID.',
     'No se encontró ninguna respuesta rápida con este ID.',
   ),
+  // Referenced rows the platform does not have yet (AI prompts, integrations): never found.
+  ERR_NO_PROMPT_FOUND: entry(
+    404,
+    'Nenhum prompt encontrado com este ID.',
+    'No prompt found with this ID.',
+    'No se encontró ningún prompt con este ID.',
+  ),
+  ERR_NO_INTEGRATION_FOUND: entry(
+    404,
+    'Nenhuma integração encontrada com este ID.',
+    'No integration found with this ID.',
+    'No se encontró ninguna integración con este ID.',
+  ),
+  // Upload and body errors (multer, busboy, the JSON parser): bad input, never a 500.
+  ERR_FILE_TOO_LARGE: entry(
+    413,
+    'O arquivo é maior que o permitido.',
+    'The file is larger than allowed.',
+    'El archivo es más grande de lo permitido.',
+  ),
+  ERR_TOO_MANY_FILES: entry(
+    400,
+    'Arquivos demais em um só envio.',
+    'Too many files in one upload.',
+    'Demasiados archivos en un solo envío.',
+  ),
+  ERR_UNEXPECTED_FILE: entry(
+    400,
+    'Arquivo enviado em um campo inesperado.',
+    'File sent in an unexpected field.',
+    'Archivo enviado en un campo inesperado.',
+  ),
+  ERR_MALFORMED_MULTIPART: entry(
+    400,
+    'O envio do formulário está malformado ou incompleto.',
+    'The form upload is malformed or incomplete.',
+    'El envío del formulario está mal formado o incompleto.',
+  ),
+  ERR_CONFLICT: entry(
+    409,
+    'A alteração conflita com outro registro. Atualize a página e tente de novo.',
+    'The change conflicts with another record. Reload and try again.',
+    'El cambio entra en conflicto con otro registro. Recargue e inténtelo de nuevo.',
+  ),
+  ERR_UNSUPPORTED_ENCODING: entry(
+    415,
+    'Codificação do corpo da requisição não suportada.',
+    'Unsupported request body encoding.',
+    'Codificación del cuerpo de la solicitud no admitida.',
+  ),
 } as const satisfies Record<string, ErrorEntry>;
 
 export type ErrorCode = keyof typeof ERRORS;

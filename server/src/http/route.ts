@@ -1,5 +1,11 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { can, type Permission, type Profile } from '@atende/shared';
+import {
+  can,
+  collectReferences,
+  type Permission,
+  type Profile,
+  type Reference,
+} from '@atende/shared';
 import type { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { AppError, ValidationError } from './errors.js';
@@ -9,7 +15,7 @@ import { verifyAccessToken, type AuthUser } from '../modules/auth/tokens.js';
 /** Who may call a route: anyone, any signed-in user, a permission holder, or the super user. */
 export type Access = 'public' | 'user' | 'super' | Permission | 'admin';
 
-interface Spec {
+export interface Spec {
   access?: Access;
   body?: z.ZodType;
   query?: z.ZodType;
@@ -28,9 +34,16 @@ export type Ctx<S extends Spec> = {
   res: Response;
 } & (S['access'] extends 'public' ? object : { user: AuthUser; scope: TenantScope });
 
-function parse(schema: z.ZodType | undefined, value: unknown, where: string): unknown {
+function parse(
+  schema: z.ZodType | undefined,
+  value: unknown,
+  where: string,
+  references: Reference[],
+): unknown {
   if (!schema) return undefined;
-  const result = schema.safeParse(value ?? {});
+  // The parse is synchronous: the ids marked ref() that it meets are this request's.
+  const { result, references: met } = collectReferences(() => schema.safeParse(value ?? {}));
+  references.push(...met);
   if (result.success) return result.data;
   throw new ValidationError(
     result.error.issues.map((i) => ({
@@ -54,17 +67,21 @@ export function allowed(user: AuthUser, access: Access): boolean {
   return can(user.profile as Profile, access);
 }
 
+/** A handler made by route(), carrying its spec so tests can list every route's schemas. */
+export type RouteHandler = RequestHandler & { spec: Spec };
+
 /**
  * Wraps a handler: authenticates (unless public), checks access, validates params, query and
- * body with zod, then sends what the handler returns as JSON.
+ * body with zod, checks that every id they name (ref() in the schema) is a row of the caller's
+ * company (else the same 404 as a missing row), then sends what the handler returns as JSON.
  */
 export function route<const S extends Spec>(
   app: AppContext,
   spec: S,
   handler: (ctx: Ctx<S>) => Promise<unknown>,
-): RequestHandler {
+): RouteHandler {
   const access = spec.access ?? 'user';
-  return async (req, res, next) => {
+  const handle: RequestHandler = async (req, res, next) => {
     try {
       let user: AuthUser | undefined;
       if (access !== 'public') {
@@ -73,9 +90,16 @@ export function route<const S extends Spec>(
         user = await verifyAccessToken(app, token);
         if (!allowed(user, access)) throw new AppError('ERR_NO_PERMISSION');
       }
-      const params = parse(spec.params, req.params, 'params');
-      const query = parse(spec.query, req.query, 'query');
-      const body = parse(spec.body, req.body, 'body');
+      const references: Reference[] = [];
+      const params = parse(spec.params, req.params, 'params', references);
+      const query = parse(spec.query, req.query, 'query', references);
+      const body = parse(spec.body, req.body, 'body', references);
+      const scope = user ? new TenantScope(user.companyId, app.ds) : undefined;
+      if (references.length) {
+        // A public route has no company: nothing it names can be the caller's.
+        if (!scope) throw new AppError('ERR_NOT_FOUND');
+        await scope.assertOwns(references);
+      }
       const ctx = {
         body,
         query,
@@ -83,7 +107,7 @@ export function route<const S extends Spec>(
         req,
         res,
         user: user as AuthUser,
-        scope: user ? new TenantScope(user.companyId, app.ds) : (undefined as never),
+        scope: scope as TenantScope,
       };
       const result = await handler(ctx as unknown as Ctx<S>);
       if (res.headersSent) return;
@@ -93,4 +117,5 @@ export function route<const S extends Spec>(
       next(err);
     }
   };
+  return Object.assign(handle, { spec });
 }

@@ -7,8 +7,9 @@ import type {
   ObjectLiteral,
   SelectQueryBuilder,
 } from 'typeorm';
-import type { ErrorCode } from '@atende/shared';
+import type { ErrorCode, Reference } from '@atende/shared';
 import { AppError } from './errors.js';
+import { assertReferencesOwned } from './references.js';
 
 interface Owned extends ObjectLiteral {
   id: number;
@@ -27,6 +28,11 @@ export class TenantScope {
 
   repo<T extends Owned>(entity: EntitySchema<T>, notFound: ErrorCode = 'ERR_NOT_FOUND') {
     return new ScopedRepository<T>(this.companyId, this.db, entity, notFound);
+  }
+
+  /** Every id a request names is a row of this company, or the kind's 404 (references.ts). */
+  assertOwns(references: Reference[]): Promise<void> {
+    return assertReferencesOwned(this.db, this.companyId, references);
   }
 
   /** The same scope inside a transaction. */

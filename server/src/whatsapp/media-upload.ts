@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { Request, Response } from 'express';
 import multer from 'multer';
 import type { AppContext } from '../context.js';
-import { AppError } from '../http/errors.js';
+import { AppError, inputErrorCode } from '../http/errors.js';
 import { logger } from '../logger.js';
 import {
   baseMime,
@@ -167,20 +167,19 @@ async function sweepStale(dir: string, now = Date.now()): Promise<void> {
 const isSystemError = (err: unknown) =>
   typeof (err as { syscall?: unknown } | null)?.syscall === 'string';
 
-/** Any failure to read the body is the client's (4xx), except the disk failing under us. */
+/**
+ * Any failure to read the body is the client's (4xx, coded as the error middleware codes every
+ * multer and busboy error), except the disk failing under us.
+ */
 function uploadError(err: unknown, maxBytes: number): unknown {
   if (err instanceof AppError || isSystemError(err)) return err;
-  if (err instanceof multer.MulterError) {
-    if (err.code === 'LIMIT_FILE_SIZE') {
-      return new AppError('ERR_PAYLOAD_TOO_LARGE', { details: { field: err.field, maxBytes } });
-    }
-    return new AppError('ERR_VALIDATION', {
-      details: [{ path: `body.${err.field ?? 'file'}`, message: err.message }],
-    });
-  }
-  // busboy: 'Unexpected end of form', 'Malformed part header', 'Boundary not found'...
-  return new AppError('ERR_VALIDATION', {
-    details: [{ path: 'body', message: 'malformed multipart body' }],
+  const code = inputErrorCode(err) ?? 'ERR_MALFORMED_MULTIPART';
+  const field = err instanceof multer.MulterError ? err.field : undefined;
+  return new AppError(code, {
+    details:
+      code === 'ERR_FILE_TOO_LARGE'
+        ? { field, maxBytes }
+        : [{ path: `body.${field ?? 'file'}`, message: String((err as Error)?.message ?? err) }],
   });
 }
 

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { emailSchema } from './common.js';
+import { emailSchema, lineSchema } from './common.js';
 
 export const loginBody = z.object({
   email: emailSchema,
-  password: z.string().min(1).max(200),
+  password: lineSchema(200).min(1),
 });
 export type LoginBody = z.infer<typeof loginBody>;
 
@@ -21,6 +21,6 @@ export const strongPassword = z
 export const forgotParams = z.object({ email: emailSchema });
 export const resetParams = z.object({
   email: emailSchema,
-  token: z.string().trim().min(1).max(20),
-  newPassword: z.string().max(200),
+  token: lineSchema(20).trim().min(1),
+  newPassword: lineSchema(200),
 });

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { emailSchema, idSchema, nameSchema } from './common.js';
+import { emailSchema, idSchema, isoDay, lineSchema, nameSchema } from './common.js';
 import { userPassword } from './users.js';
 
 export const RECURRENCES = ['MENSAL', 'BIMESTRAL', 'TRIMESTRAL', 'SEMESTRAL', 'ANUAL'] as const;
 
-const hhmm = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'HH:MM');
+const hhmm = lineSchema(5).regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'HH:MM');
 export const scheduleEntry = z.object({
-  weekday: z.string().min(1).max(30),
+  weekday: lineSchema(30).min(1),
   weekdayEn: z.enum(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday']),
   startTime: hhmm.or(z.literal('')),
   endTime: hhmm.or(z.literal('')),
@@ -14,17 +14,13 @@ export const scheduleEntry = z.object({
 export type ScheduleEntry = z.infer<typeof scheduleEntry>;
 export const schedulesBody = z.object({ schedules: z.array(scheduleEntry).max(7) });
 
-const dueDate = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}/)
-  .transform((v) => v.slice(0, 10))
-  .nullable()
-  .or(z.literal('').transform(() => null));
+/** A day that exists (isoDay); empty or null clears it. */
+const dueDate = isoDay.nullable().or(z.literal('').transform(() => null));
 
 export const companyInput = z.object({
-  name: z.string().trim().min(2).max(100),
+  name: lineSchema(100).trim().min(2),
   email: emailSchema,
-  phone: z.string().trim().max(30).optional().nullable(),
+  phone: lineSchema(30).trim().optional().nullable(),
   planId: idSchema,
   status: z.boolean().optional(),
   dueDate: dueDate.optional(),
@@ -43,8 +39,7 @@ export type CompanyUpdate = z.infer<typeof companyUpdate>;
 export const signupBody = z.object({
   name: nameSchema,
   email: emailSchema,
-  phone: z
-    .string()
+  phone: lineSchema(40)
     .trim()
     .transform((v) => v.replace(/\D/g, ''))
     .pipe(z.string().min(10).max(11)),

@@ -1,9 +1,19 @@
 import { z } from 'zod';
-import { emailSchema, idSchema, nameSchema, pageQuery } from './common.js';
+import {
+  emailSchema,
+  idSchema,
+  isOneLine,
+  isoDay,
+  lineSchema,
+  nameSchema,
+  pageQuery,
+  textSchema,
+} from './common.js';
 
 /** Contact number (core §5): 8 to 50 characters; stored as digits. */
 export const contactNumber = z
   .string({ error: 'Required' })
+  .refine(isOneLine, 'control characters are not allowed')
   .trim()
   .min(8, 'Too Short!')
   .max(50, 'Too Long!')
@@ -12,8 +22,8 @@ export const contactNumber = z
 
 export const extraInfoItem = z.object({
   id: idSchema.optional(),
-  name: z.string().trim().min(1).max(100),
-  value: z.string().max(2000).default(''),
+  name: lineSchema(100).trim().min(1),
+  value: textSchema(2000).default(''),
 });
 
 export const contactInput = z.object({
@@ -28,11 +38,9 @@ export const contactInput = z.object({
 export type ContactInput = z.infer<typeof contactInput>;
 
 export const contactUpdate = contactInput.partial().extend({
-  profilePicUrl: z.string().max(2000).optional(),
+  profilePicUrl: lineSchema(2000).optional(),
 });
 export type ContactUpdate = z.infer<typeof contactUpdate>;
-
-const isoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'yyyy-MM-dd');
 
 export const contactListQuery = pageQuery.extend({
   date: isoDay.optional(),
@@ -45,9 +53,9 @@ export const contactImport = z.object({
   contacts: z
     .array(
       z.object({
-        name: z.string().max(200),
-        number: z.string().max(60),
-        email: z.string().max(255).optional(),
+        name: lineSchema(200),
+        number: lineSchema(60),
+        email: lineSchema(255).optional(),
       }),
     )
     .max(10_000),

@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { lineSchema } from './common.js';
 
 const count = z.coerce.number().int().min(0).max(100_000);
 
 export const planInput = z.object({
-  name: z.string().trim().min(2).max(100),
+  name: lineSchema(100).trim().min(2),
   users: count,
   connections: count,
   queues: count,

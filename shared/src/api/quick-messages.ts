@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageQuery } from './common.js';
+import { isOneLine, pageQuery, textSchema } from './common.js';
 
 const flag = z
   .union([z.boolean(), z.enum(['true', 'false'])])
@@ -7,14 +7,19 @@ const flag = z
 
 /** Quick message (secondary §3, §5): shortcode required; `geral` is company-wide. */
 export const quickMessageInput = z.object({
-  shortcode: z.string({ error: 'Obrigatório' }).trim().min(1, 'Obrigatório').max(100),
-  message: z.string().max(10_000).optional().default(''),
+  shortcode: z
+    .string({ error: 'Obrigatório' })
+    .refine(isOneLine, 'control characters are not allowed')
+    .trim()
+    .min(1, 'Obrigatório')
+    .max(100),
+  message: textSchema(10_000).optional().default(''),
   geral: flag.optional().default(false),
 });
 export type QuickMessageInput = z.infer<typeof quickMessageInput>;
 export const quickMessageUpdate = z.object({
   shortcode: quickMessageInput.shape.shortcode.optional(),
-  message: z.string().max(10_000).optional(),
+  message: textSchema(10_000).optional(),
   geral: flag.optional(),
 });
 export type QuickMessageUpdate = z.infer<typeof quickMessageUpdate>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lineSchema } from './common.js';
 
 /** Company settings of admin §3, with their defaults. Switches hold 'enabled' or 'disabled'. */
 export const COMPANY_SETTING_DEFAULTS = {
@@ -30,7 +31,7 @@ export type CompanySettingKey = keyof typeof COMPANY_SETTING_DEFAULTS;
 export type GlobalSettingKey = keyof typeof GLOBAL_SETTING_DEFAULTS;
 
 const onOff = z.enum(['enabled', 'disabled']);
-const text = z.string().max(500);
+const text = lineSchema(500);
 
 /** The accepted value of each key. */
 export const SETTING_VALUES: Record<CompanySettingKey | GlobalSettingKey, z.ZodType<string>> = {
@@ -59,9 +60,9 @@ export const isGlobalSetting = (key: string): key is GlobalSettingKey =>
 export const isSettingKey = (key: string): key is CompanySettingKey | GlobalSettingKey =>
   Object.hasOwn(SETTING_VALUES, key);
 
-export const settingParams = z.object({ key: z.string().min(1).max(100) });
+export const settingParams = z.object({ key: lineSchema(100).min(1) });
 export const settingBody = z.object({
-  value: z.union([z.string(), z.number(), z.boolean()]).transform(String),
+  value: z.union([lineSchema(500), z.number(), z.boolean()]).transform(String),
 });
 
 /**

@@ -1,26 +1,72 @@
 import { z } from 'zod';
 import { TICKET_STATUSES } from '../domain/tickets.js';
-import { idSchema, pageQuery } from './common.js';
+import {
+  idSchema,
+  isOneLine,
+  isText,
+  isoDay,
+  lineSchema,
+  pageQuery,
+  queryInt,
+  ref,
+  sequenceSchema,
+  textSchema,
+  uuidSchema,
+} from './common.js';
+
+/**
+ * A JSON list of ids, each in canonical form (`[1,2]` or `["1","2"]`; never `[01]`, `[1.0]`).
+ * Only spaces between items: JSON.parse is reached only with text it accepts.
+ */
+const JSON_ID = String.raw`(?:[1-9]\d{0,9}|"[1-9]\d{0,9}")`;
+const JSON_ID_LIST = new RegExp(String.raw`^\[ *(?:${JSON_ID} *(?:, *${JSON_ID} *)*)?\]$`);
 
 /** Lists travel as JSON strings in the query (core §7): `tags=[1,2]`. */
-export const jsonIdList = z
-  .string()
-  .max(4000)
-  .transform((raw, ctx) => {
-    try {
-      const parsed: unknown = JSON.parse(raw);
-      const ids = z.array(z.coerce.number().int().positive()).max(500).parse(parsed);
-      return ids;
-    } catch {
-      ctx.addIssue({ code: 'custom', message: 'expected a JSON list of ids' });
-      return z.NEVER;
-    }
-  });
+export const jsonIdList = lineSchema(4000).transform((raw, ctx) => {
+  const parsed = JSON_ID_LIST.test(raw)
+    ? z.array(idSchema).max(500).safeParse(JSON.parse(raw))
+    : null;
+  if (parsed?.success) return parsed.data;
+  ctx.addIssue({ code: 'custom', message: 'expected a JSON list of ids' });
+  return z.NEVER;
+});
 
 const flag = z
   .union([z.boolean(), z.enum(['true', 'false'])])
   .transform((v) => v === true || v === 'true');
-const isoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}/, 'yyyy-MM-dd');
+// atob exists in browsers and Node alike; shared's type library has neither.
+const decodeBase64 = (text: string): string =>
+  (globalThis as unknown as { atob: (s: string) => string }).atob(text);
+
+/**
+ * The timestamps a cursor may carry: ISO (`2024-05-01T10:00:00.000Z`, the message list) or
+ * Postgres' text form (`2024-05-01 10:00:00.123456+00`, the ticket list, microseconds kept).
+ */
+const CURSOR_TIME =
+  /^(\d{4}-\d{2}-\d{2})[T ]([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,6})?(Z|[+-](0\d|1[0-4])(:?[0-5]\d)?)$/;
+const isCursorTime = (ts: string): boolean => {
+  const match = CURSOR_TIME.exec(ts);
+  if (!match) return false;
+  const day = match[1]!;
+  const date = new Date(`${day}T00:00:00Z`);
+  return day >= '0001-01-01' && !Number.isNaN(date.getTime()) && date.toISOString().startsWith(day);
+};
+
+/**
+ * A keyset cursor as the server hands it out: base64url of `<timestamp>|<id>`. Anything else is
+ * a 400, never a query.
+ */
+export const keysetCursor = lineSchema(100).refine((cursor) => {
+  if (!/^[A-Za-z0-9_-]+$/.test(cursor)) return false;
+  let text: string;
+  try {
+    text = decodeBase64(cursor.replace(/-/g, '+').replace(/_/g, '/'));
+  } catch {
+    return false;
+  }
+  const [ts, id, ...rest] = text.split('|');
+  return rest.length === 0 && isCursorTime(ts ?? '') && idSchema.safeParse(id).success;
+}, 'invalid cursor');
 
 export const ticketListQuery = pageQuery.extend({
   status: z.enum(TICKET_STATUSES).optional(),
@@ -33,79 +79,89 @@ export const ticketListQuery = pageQuery.extend({
   updatedAt: isoDay.optional(),
   isNotAssignedUser: flag.optional(),
   /** Keyset cursor from a previous page's `nextCursor`; faster than pageNumber deep down. */
-  cursor: z.string().max(100).optional(),
+  cursor: keysetCursor.optional(),
 });
 export type TicketListQuery = z.infer<typeof ticketListQuery>;
 
 export const ticketCreate = z.object({
-  contactId: idSchema,
-  queueId: idSchema.nullable().optional(),
-  whatsappId: idSchema.nullable().optional(),
-  userId: idSchema.nullable().optional(),
+  contactId: ref('contact'),
+  queueId: ref('queue').nullable().optional(),
+  whatsappId: ref('whatsapp').nullable().optional(),
+  userId: ref('user').nullable().optional(),
   status: z.enum(TICKET_STATUSES).optional(),
 });
 
 export const ticketUpdateBody = z.object({
   status: z.enum(TICKET_STATUSES).optional(),
-  userId: idSchema.nullable().optional(),
-  queueId: idSchema.nullable().optional(),
-  whatsappId: idSchema.nullable().optional(),
+  userId: ref('user').nullable().optional(),
+  queueId: ref('queue').nullable().optional(),
+  whatsappId: ref('whatsapp').nullable().optional(),
   useIntegration: z.boolean().optional(),
-  promptId: idSchema.nullable().optional(),
-  integrationId: idSchema.nullable().optional(),
+  promptId: ref('prompt').nullable().optional(),
+  integrationId: ref('integration').nullable().optional(),
   chatbot: z.boolean().optional(),
 });
 export type TicketUpdateBody = z.infer<typeof ticketUpdateBody>;
 
-export const uuidParams = z.object({ uuid: z.string().uuid() });
+export const uuidParams = z.object({ uuid: uuidSchema });
 export const ticketIdParams = z.object({ ticketId: idSchema });
 
 export const messageListQuery = z.object({
-  pageNumber: z.coerce.number().int().min(1).max(100_000).optional().default(1),
-  cursor: z.string().max(100).optional(),
+  pageNumber: queryInt(1, 100_000).optional().default(1),
+  cursor: keysetCursor.optional(),
 });
 
 export const messageSend = z.object({
-  body: z.string().max(65_536).optional().default(''),
-  read: z.union([z.boolean(), z.string()]).optional(),
-  fromMe: z.union([z.boolean(), z.string()]).optional(),
-  mediaUrl: z.string().max(2000).optional(),
+  body: textSchema(65_536).optional().default(''),
+  read: z.union([z.boolean(), lineSchema(10)]).optional(),
+  fromMe: z.union([z.boolean(), lineSchema(10)]).optional(),
+  mediaUrl: lineSchema(2000).optional(),
   /** The quoted message (an object with its id, as the client holds it, or the id). */
   quotedMsg: z
-    .union([idSchema, z.object({ id: idSchema }).passthrough()])
+    .union([ref('message'), z.object({ id: ref('message') }).passthrough()])
     .nullable()
     .optional(),
   /** Client-generated id: resending the same id never stores or sends the message twice. */
-  clientId: z.string().trim().min(8).max(64).optional(),
+  clientId: lineSchema(64).trim().min(8).optional(),
 });
 export type MessageSend = z.infer<typeof messageSend>;
 
-export const messageEdit = z.object({ body: z.string().max(65_536) }).passthrough();
+export const messageEdit = z.object({ body: textSchema(65_536) }).passthrough();
 
 export const ticketNoteInput = z.object({
-  note: z.string({ error: 'Required' }).trim().min(2, 'Too Short!').max(10_000),
-  ticketId: idSchema,
-  contactId: idSchema,
+  note: z
+    .string({ error: 'Required' })
+    .refine(isText, 'control characters are not allowed')
+    .trim()
+    .min(2, 'Too Short!')
+    .max(10_000),
+  ticketId: ref('ticket'),
+  contactId: ref('contact'),
 });
-export const ticketNoteListQuery = z.object({ ticketId: idSchema, contactId: idSchema });
+export const ticketNoteListQuery = z.object({ ticketId: ref('ticket'), contactId: ref('contact') });
 
 export const tagInput = z.object({
-  name: z.string({ error: 'Required' }).trim().min(1).max(100),
-  color: z.string().trim().max(20).optional(),
-  kanban: z.coerce.number().int().min(0).max(1).optional(),
+  name: z
+    .string({ error: 'Required' })
+    .refine(isOneLine, 'control characters are not allowed')
+    .trim()
+    .min(1)
+    .max(100),
+  color: lineSchema(20).trim().optional(),
+  kanban: z.union([z.literal(0), z.literal(1), z.enum(['0', '1']).transform(Number)]).optional(),
 });
 export const tagSync = z.object({
-  ticketId: idSchema,
-  tags: z.array(z.union([idSchema, z.object({ id: idSchema }).passthrough()])).max(100),
+  ticketId: ref('ticket'),
+  tags: z.array(z.union([ref('tag'), z.object({ id: ref('tag') }).passthrough()])).max(100),
 });
 
 export const syncQuery = z.object({
-  after: z.coerce.number().int().min(0),
-  limit: z.coerce.number().int().min(1).max(1000).optional().default(500),
+  after: sequenceSchema,
+  limit: queryInt(1, 1000).optional().default(500),
 });
 
 export const dashboardQuery = z.object({
-  days: z.coerce.number().int().min(1).max(3650).optional(),
+  days: queryInt(1, 3650).optional(),
   date_from: isoDay.optional(),
   date_to: isoDay.optional(),
 });

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { PROFILES } from '../domain/permissions.js';
-import { emailSchema, idSchema, nameSchema } from './common.js';
+import { emailSchema, lineSchema, nameSchema, ref } from './common.js';
 
 /** User form rules of admin §5: name 2–50, password 5–50, e-mail required and valid. */
-export const userPassword = z.string().min(5, 'Too Short!').max(50, 'Too Long!');
+export const userPassword = lineSchema(50).min(5, 'Too Short!').max(50, 'Too Long!');
 
 export const userInput = z.object({
   name: nameSchema,
@@ -11,8 +11,8 @@ export const userInput = z.object({
   password: userPassword,
   profile: z.enum(PROFILES).optional(),
   allTicket: z.enum(['enabled', 'desabled']).optional(),
-  whatsappId: idSchema.nullable().optional(),
-  queueIds: z.array(idSchema).max(500).optional(),
+  whatsappId: ref('whatsapp').nullable().optional(),
+  queueIds: z.array(ref('queue')).max(500).optional(),
 });
 export type UserInput = z.infer<typeof userInput>;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idSchema, nameSchema } from './common.js';
+import { lineSchema, nameSchema, ref, textSchema } from './common.js';
 
 /** Connection statuses of admin §2 (the connections page shows one icon per status). */
 export const CONNECTION_STATUSES = [
@@ -15,9 +15,10 @@ export type ConnectionStatusName = (typeof CONNECTION_STATUSES)[number];
 /** 'beta' is Baileys (the name Whaticket clients send); 'simulator' exists where SIMULATOR=on. */
 export const WHATSAPP_PROVIDERS = ['beta', 'simulator'] as const;
 
-const message = z.string().max(10_000);
+const message = textSchema(10_000);
 const minutes = z.coerce.number().int().min(0).max(10_000_000);
-const optionalId = z.union([idSchema, z.literal('').transform(() => null), z.null()]).optional();
+const optionalRef = (kind: Parameters<typeof ref>[0]) =>
+  z.union([ref(kind), z.literal('').transform(() => null), z.null()]).optional();
 
 /** The connection modal's fields (admin §2); every field optional so PUT can send a subset. */
 export const whatsappFields = z.object({
@@ -28,16 +29,14 @@ export const whatsappFields = z.object({
   outOfHoursMessage: message,
   ratingMessage: message,
   /** Empty asks for a new random token; the server never stores an empty one. */
-  token: z
-    .string()
+  token: lineSchema(100)
     .trim()
-    .max(100)
     .refine((t) => t === '' || t.length >= 16, 'Too Short!'),
   provider: z.enum(WHATSAPP_PROVIDERS),
-  queueIds: z.array(idSchema).max(500),
-  transferQueueId: optionalId,
+  queueIds: z.array(ref('queue')).max(500),
+  transferQueueId: optionalRef('queue'),
   timeToTransfer: minutes,
-  promptId: optionalId,
+  promptId: optionalRef('prompt'),
   expiresTicket: minutes,
   expiresInactiveMessage: message,
   timeUseBotQueues: minutes,
@@ -66,8 +65,7 @@ export const whatsappListQuery = z.object({
 /** Session start and new QR: with a phone number (digits, country code first) the session links
  * by pairing code instead of a QR code. */
 export const sessionBody = z.object({
-  pairingPhone: z
-    .string()
+  pairingPhone: lineSchema(20)
     .regex(/^\d{10,15}$/, 'Informe o número com DDI e DDD, só dígitos')
     .optional(),
 });

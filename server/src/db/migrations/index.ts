@@ -10,6 +10,7 @@ import { DurableJobs1732240600000 } from './1732240600000-DurableJobs.js';
 import { MediaUsage1732240500000 } from './1732240500000-MediaUsage.js';
 import { AuthSessions1732240200000 } from './1732240200000-AuthSessions.js';
 import { SessionInbox1732240300000 } from './1732240300000-SessionInbox.js';
+import { ForeignReferences1732240100000 } from './1732240100000-ForeignReferences.js';
 
 /** Every migration, in order. Add new ones at the end. */
 export const migrations = [
@@ -25,4 +26,5 @@ export const migrations = [
   MediaUsage1732240500000,
   AuthSessions1732240200000,
   SessionInbox1732240300000,
+  ForeignReferences1732240100000,
 ];

@@ -58,6 +58,9 @@ export function plansRoutes(app: AppContext): Router {
       { access: 'super', params: idParams, body: planUpdate },
       async ({ params, body }) => {
         const plan = await getPlan(params.id);
+        // Names are unique: another plan's name is refused like in POST (not a 500 from the index).
+        if (body.name && body.name !== plan.name && (await plans().existsBy({ name: body.name })))
+          throw new AppError('ERR_VALIDATION', { details: 'name' });
         const { value, ...rest } = body;
         Object.assign(plan, rest, value === undefined ? {} : { value: String(value) });
         return publicPlan(await plans().save(plan));
