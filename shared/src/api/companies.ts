@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { emailSchema, idSchema, nameSchema } from './common.js';
 import { userPassword } from './users.js';
+import { looseBoolean, optionalChoice } from './liberal.js';
 
 export const RECURRENCES = ['MENSAL', 'BIMESTRAL', 'TRIMESTRAL', 'SEMESTRAL', 'ANUAL'] as const;
 
@@ -26,10 +27,10 @@ export const companyInput = z.object({
   email: emailSchema,
   phone: z.string().trim().max(30).optional().nullable(),
   planId: idSchema,
-  status: z.boolean().optional(),
+  status: looseBoolean,
   dueDate: dueDate.optional(),
-  recurrence: z.enum(RECURRENCES).optional(),
-  campaignsEnabled: z.boolean().optional(),
+  recurrence: optionalChoice(RECURRENCES),
+  campaignsEnabled: looseBoolean,
   password: userPassword.optional(),
 });
 export type CompanyInput = z.infer<typeof companyInput>;

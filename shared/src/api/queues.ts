@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idSchema, nameSchema } from './common.js';
+import { idOrNone } from './liberal.js';
 import { scheduleEntry, type ScheduleEntry } from './companies.js';
 
 /** Admin §9: Monday to Friday 08:00-18:00, Saturday 08:00-12:00, Sunday 00:00-00:00. */
@@ -14,7 +15,6 @@ export const DEFAULT_QUEUE_SCHEDULES: ScheduleEntry[] = [
 ];
 
 const text = z.string().max(10_000);
-const nullableId = idSchema.nullable();
 
 /** Queue form (admin §5): name 2 to 50, colour 3 to 9 characters, greeting free text. */
 export const queueInput = z.object({
@@ -24,8 +24,8 @@ export const queueInput = z.object({
   outOfHoursMessage: text.optional().default(''),
   orderQueue: z.coerce.number().int().min(0).max(100_000).nullable().optional(),
   schedules: z.array(scheduleEntry).max(7).optional(),
-  promptId: nullableId.optional(),
-  integrationId: nullableId.optional(),
+  promptId: idOrNone,
+  integrationId: idOrNone,
 });
 export type QueueInput = z.infer<typeof queueInput>;
 export const queueUpdate = queueInput.partial();

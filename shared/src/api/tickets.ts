@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { TICKET_STATUSES } from '../domain/tickets.js';
 import { idSchema, pageQuery } from './common.js';
+import { idOrNone, looseBoolean } from './liberal.js';
 
 /** Lists travel as JSON strings in the query (core §7): `tags=[1,2]`. */
 export const jsonIdList = z
@@ -39,21 +40,21 @@ export type TicketListQuery = z.infer<typeof ticketListQuery>;
 
 export const ticketCreate = z.object({
   contactId: idSchema,
-  queueId: idSchema.nullable().optional(),
-  whatsappId: idSchema.nullable().optional(),
-  userId: idSchema.nullable().optional(),
+  queueId: idOrNone,
+  whatsappId: idOrNone,
+  userId: idOrNone,
   status: z.enum(TICKET_STATUSES).optional(),
 });
 
 export const ticketUpdateBody = z.object({
   status: z.enum(TICKET_STATUSES).optional(),
-  userId: idSchema.nullable().optional(),
-  queueId: idSchema.nullable().optional(),
-  whatsappId: idSchema.nullable().optional(),
-  useIntegration: z.boolean().optional(),
-  promptId: idSchema.nullable().optional(),
-  integrationId: idSchema.nullable().optional(),
-  chatbot: z.boolean().optional(),
+  userId: idOrNone,
+  queueId: idOrNone,
+  whatsappId: idOrNone,
+  useIntegration: looseBoolean,
+  promptId: idOrNone,
+  integrationId: idOrNone,
+  chatbot: looseBoolean,
 });
 export type TicketUpdateBody = z.infer<typeof ticketUpdateBody>;
 
@@ -67,8 +68,8 @@ export const messageListQuery = z.object({
 
 export const messageSend = z.object({
   body: z.string().max(65_536).optional().default(''),
-  read: z.union([z.boolean(), z.string()]).optional(),
-  fromMe: z.union([z.boolean(), z.string()]).optional(),
+  read: looseBoolean,
+  fromMe: looseBoolean,
   mediaUrl: z.string().max(2000).optional(),
   /** The quoted message (an object with its id, as the client holds it, or the id). */
   quotedMsg: z

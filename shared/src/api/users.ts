@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PROFILES } from '../domain/permissions.js';
 import { emailSchema, idSchema, nameSchema } from './common.js';
+import { idOrNone } from './liberal.js';
 
 /** User form rules of admin §5: name 2–50, password 5–50, e-mail required and valid. */
 export const userPassword = z.string().min(5, 'Too Short!').max(50, 'Too Long!');
@@ -11,7 +12,7 @@ export const userInput = z.object({
   password: userPassword,
   profile: z.enum(PROFILES).optional(),
   allTicket: z.enum(['enabled', 'desabled']).optional(),
-  whatsappId: idSchema.nullable().optional(),
+  whatsappId: idOrNone,
   queueIds: z.array(idSchema).max(500).optional(),
 });
 export type UserInput = z.infer<typeof userInput>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idSchema, nameSchema } from './common.js';
+import { idOrNone, looseBoolean } from './liberal.js';
 
 /** Connection statuses of admin §2 (the connections page shows one icon per status). */
 export const CONNECTION_STATUSES = [
@@ -17,12 +18,12 @@ export const WHATSAPP_PROVIDERS = ['beta', 'simulator'] as const;
 
 const message = z.string().max(10_000);
 const minutes = z.coerce.number().int().min(0).max(10_000_000);
-const optionalId = z.union([idSchema, z.literal('').transform(() => null), z.null()]).optional();
+const optionalId = idOrNone;
 
 /** The connection modal's fields (admin §2); every field optional so PUT can send a subset. */
 export const whatsappFields = z.object({
   name: nameSchema,
-  isDefault: z.boolean(),
+  isDefault: looseBoolean,
   greetingMessage: message,
   complationMessage: message,
   outOfHoursMessage: message,
