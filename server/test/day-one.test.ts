@@ -7,6 +7,7 @@ import { createCompanyWithAdmin } from './fixtures.js';
 import { ADMIN, startTestServer, type TestServer } from './harness.js';
 import { customer, scene, ticketOf, type Scene } from './routing/scenario.js';
 import { until } from './ticketing/fixtures.js';
+import { NUMBER_CHECK_TTL_S } from '../src/whatsapp/number-check.js';
 
 let server: TestServer;
 let phones = 0;
@@ -217,5 +218,61 @@ describe('due dates in the company time zone (item 8)', () => {
     });
     expect(res.status).toBe(201);
     expect(res.body.dueDate).toBe(addLocalDays(Date.now(), 3));
+  });
+});
+
+describe('phone numbers (item 7)', () => {
+  let s: Scene;
+  beforeAll(async () => {
+    s = await scene(server, {});
+  });
+  const post = (number: string, name = 'Cliente Novo') =>
+    server.request('POST', '/contacts', { token: s.admin.token, body: { name, number } });
+
+  it('adds the default country (55) to a number typed without one', async () => {
+    const res = await post('(31) 98888-7001');
+    expect(res.status).toBe(201);
+    expect(res.body.number).toBe('5531988887001');
+    // Typed again with the country code, it is the same contact.
+    const again = await post('+55 31 98888-7001');
+    expect(again.body).toMatchObject({ alreadyExists: true, existingContact: { id: res.body.id } });
+  });
+
+  it('answers invalido for a number WhatsApp does not know, and caches the check', async () => {
+    const number = '3198888700212345'; // 16 digits: not on the simulated network
+    const res = await post(number);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ invalido: true, number, error: 'ERR_WAPP_INVALID_CONTACT' });
+    const key = `${server.app.prefix}:wa:number:${s.companyId}:${number}`;
+    expect(await server.app.redis.get(key)).toBe('0');
+    const ttl = await server.app.redis.ttl(key);
+    expect(ttl).toBeGreaterThan(NUMBER_CHECK_TTL_S.missing - 60);
+    expect(ttl).toBeLessThanOrEqual(NUMBER_CHECK_TTL_S.missing);
+    const known = `${server.app.prefix}:wa:number:${s.companyId}:5531988887001`;
+    expect(await server.app.redis.get(known)).toBe('1');
+  });
+
+  it('sending to a typed-in number that is not on WhatsApp answers ERR_WAPP_INVALID_CONTACT', async () => {
+    const [bad] = await server.app.ds.query(
+      `INSERT INTO contacts ("companyId", name, number) VALUES ($1, 'Sem Zap', '3198888700399999')
+       RETURNING id`,
+      [s.companyId],
+    );
+    const good = await post('31 98888-7004', 'Com Zap');
+    const send = async (contactId: number) => {
+      const ticket = await server.request('POST', '/tickets', {
+        token: s.admin.token,
+        body: { contactId, whatsappId: s.whatsappId, status: 'open' },
+      });
+      expect(ticket.status).toBe(201);
+      return server.request('POST', `/messages/${ticket.body.id}`, {
+        token: s.admin.token,
+        body: { body: 'Olá!' },
+      });
+    };
+    const refused = await send(bad.id);
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toBe('ERR_WAPP_INVALID_CONTACT');
+    expect((await send(good.body.id)).status).toBe(201);
   });
 });

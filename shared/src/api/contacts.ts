@@ -1,13 +1,17 @@
 import { z } from 'zod';
+import { normalizePhoneNumber } from '../domain/phone.js';
 import { emailSchema, idSchema, nameSchema, pageQuery } from './common.js';
 
-/** Contact number (core §5): 8 to 50 characters; stored as digits. */
+/**
+ * Contact number (core §5): 8 to 50 characters; stored as digits, with the default country
+ * (Brazil) added when typed or imported without one (issue 13).
+ */
 export const contactNumber = z
   .string({ error: 'Required' })
   .trim()
   .min(8, 'Too Short!')
   .max(50, 'Too Long!')
-  .transform((v) => v.replace(/\D/g, ''))
+  .transform((v) => normalizePhoneNumber(v))
   .refine((v) => v.length >= 8, 'Too Short!');
 
 export const extraInfoItem = z.object({

@@ -12,6 +12,7 @@ import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import { route } from '../../http/route.js';
 import { withChanges } from '../changes/publish.js';
+import { checkingConnection, numberOnWhatsApp } from '../../whatsapp/number-check.js';
 import { importContacts, readSpreadsheet, rowsToContacts } from './contacts.import.js';
 import {
   contactChange,
@@ -114,6 +115,14 @@ export function contactsRoutes(app: AppContext): Router {
       const existing = await findContactByNumber(app.ds, scope.companyId, body.number);
       if (existing) {
         res.status(200).json({ alreadyExists: true, existingContact: existing });
+        return undefined;
+      }
+      // A number WhatsApp does not know is refused the way Whaticket clients read it (200).
+      const via = await checkingConnection(app, scope.companyId);
+      if (via && (await numberOnWhatsApp(app, scope.companyId, via, body.number)) === 'missing') {
+        res
+          .status(200)
+          .json({ invalido: true, number: body.number, error: 'ERR_WAPP_INVALID_CONTACT' });
         return undefined;
       }
       const created = await withChanges(app, scope.companyId, (tx, changes) =>

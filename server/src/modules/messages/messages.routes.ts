@@ -12,6 +12,7 @@ import { AppError } from '../../http/errors.js';
 import { route } from '../../http/route.js';
 import { recordingToMp3, storeMedia } from '../../whatsapp/media.js';
 import { withChanges } from '../changes/publish.js';
+import { assertTicketContactOnWhatsApp } from '../contacts/on-whatsapp.js';
 import { loadTicket, ticketChange } from '../tickets/tickets.queries.js';
 import { assertCanOpen, loadViewer } from '../tickets/visibility.js';
 import './inbound.js';
@@ -55,6 +56,7 @@ export function messagesRoutes(app: AppContext): Router {
       { params: ticketIdParams, body: messageSend, status: 201 },
       async ({ user, params, body, req, res }) => {
         const viewer = await viewerOf(user);
+        await assertTicketContactOnWhatsApp(app, user.companyId, params.ticketId);
         const quotedMsgId =
           typeof body.quotedMsg === 'number' ? body.quotedMsg : body.quotedMsg?.id;
         const files = (req.files as Express.Multer.File[] | undefined) ?? [];
