@@ -1,5 +1,10 @@
 import type { EntityManager } from 'typeorm';
-import { addLocalDays, type CompanyInput, type ScheduleEntry, type SignupBody } from '@atende/shared';
+import {
+  addLocalDays,
+  type CompanyInput,
+  type ScheduleEntry,
+  type SignupBody,
+} from '@atende/shared';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import { PlanEntity } from '../plans/plan.entity.js';
