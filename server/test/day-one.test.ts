@@ -41,6 +41,43 @@ describe('contract gaps (item 4)', () => {
     expect(row.plan).toEqual({ id: row.planId, name: expect.stringMatching(/^Plano/), value: 99 });
   });
 
+  it("POST /contacts/import with no body imports the phone's contacts; a list still works", async () => {
+    const s = await scene(server, {});
+    const token = s.admin.token;
+    // Two customers write: they are in the (simulated) phone's contacts. One is then deleted here.
+    await customer(s, '5531977770001', 'Rosa Lima').say('oi');
+    await customer(s, '5531977770002', 'Davi Reis').say('oi');
+    const numbers = async () =>
+      (
+        await server.app.ds.query(
+          'SELECT number, name FROM contacts WHERE "companyId" = $1 ORDER BY number',
+          [s.companyId],
+        )
+      ).map((r: { number: string; name: string }) => `${r.number} ${r.name}`);
+    await until(async () => ((await numbers()).length === 2 ? true : undefined), 10_000);
+    await server.app.ds.query(`DELETE FROM contacts WHERE "companyId" = $1 AND number = $2`, [
+      s.companyId,
+      '5531977770002',
+    ]);
+    const res = await server.request('POST', '/contacts/import', { token });
+    expect(res.status).toBe(200);
+    expect(res.body.created).toBe(1);
+    expect(await numbers()).toEqual(['5531977770001 Rosa Lima', '5531977770002 Davi Reis']);
+    const list = await server.request('POST', '/contacts/import', {
+      token,
+      body: { contacts: [{ name: 'Lista Um', number: '(31) 97777-0003' }] },
+    });
+    expect(list.body.created).toBe(1);
+    expect(await numbers()).toContain('5531977770003 Lista Um');
+  });
+
+  it('POST /contacts/import with no body and no connected connection says so', async () => {
+    const company = await createCompanyWithAdmin(server);
+    const res = await server.request('POST', '/contacts/import', { token: company.admin.token });
+    expect(res.status).toBe(409);
+    expect(res.body.error).toBe('ERR_WAPP_NOT_INITIALIZED');
+  });
+
   it('GET /tags rows carry ticketsCount', async () => {
     const s = await scene(server, {});
     const p = phone();

@@ -68,7 +68,13 @@ export function startConnectionWorker(
         ? processMediaJob(app, job, provider())
         : job.name === 'check'
           ? processNumberCheck(app, job, provider())
-          : processSendJob(app, job, provider(), { lane: 'agent', signal: closing.signal, token }),
+          : job.name === 'contacts'
+            ? provider().listContacts()
+            : processSendJob(app, job, provider(), {
+                lane: 'agent',
+                signal: closing.signal,
+                token,
+              }),
     bulk: (job, token) =>
       processSendJob(app, job, provider(), { lane: 'bulk', signal: closing.signal, token }),
   };

@@ -1,13 +1,13 @@
-// Is a number on WhatsApp? The provider knows (port `checkNumber`), but it lives in the worker
-// holding the connection's lease. The API asks through a 'check' job on the connection's agent
-// lane and waits a few seconds; the answer is cached in Redis, so a number is asked about at
-// most once in a while per company.
+// Questions only the provider can answer (is a number on WhatsApp? the phone's contacts?) go to
+// the worker holding the connection's lease: the API adds a job ('check', 'contacts') on the
+// connection's agent lane and waits a few seconds for its result. Number checks are cached in
+// Redis, so a number is asked about at most once in a while per company.
 import { QueueEvents, type Job } from 'bullmq';
 import type { AppContext } from '../context.js';
 import { createRedis } from '../lib/redis.js';
 import { logger } from '../logger.js';
 import { connectionQueue, connectionQueueName } from './connection-queue.js';
-import type { WhatsAppProvider } from './port.js';
+import type { ContactInfo, WhatsAppProvider } from './port.js';
 
 /** A number on WhatsApp stays known for a day; one that is not, for an hour (it may join). */
 export const NUMBER_CHECK_TTL_S = { exists: 24 * 3600, missing: 3600 } as const;
@@ -53,6 +53,32 @@ export async function numberOnWhatsApp(
 ): Promise<NumberOnWhatsApp> {
   const cached = await app.redis.get(cacheKey(app, companyId, phone));
   if (cached !== null) return cached === '1' ? 'exists' : 'missing';
+  try {
+    const check: CheckJob = { companyId, phone };
+    const exists = await ask<boolean>(app, whatsappId, 'check', check, NUMBER_CHECK_WAIT_MS);
+    return exists ? 'exists' : 'missing';
+  } catch (err) {
+    logger.warn({ err, whatsappId }, 'number check unanswered');
+    return 'unknown';
+  }
+}
+
+/** How long an agenda import waits for the phone's contacts. */
+export const PHONE_CONTACTS_WAIT_MS = 15_000;
+
+/** The phone's contacts through connection `whatsappId`; throws when it cannot answer. */
+export function phoneContacts(app: AppContext, whatsappId: number): Promise<ContactInfo[]> {
+  return ask<ContactInfo[]>(app, whatsappId, 'contacts', {}, PHONE_CONTACTS_WAIT_MS);
+}
+
+/** Adds a job on the connection's agent lane and waits for its result. */
+async function ask<T>(
+  app: AppContext,
+  whatsappId: number,
+  name: 'check' | 'contacts',
+  data: object,
+  waitMs: number,
+): Promise<T> {
   const redis = createRedis(app.config.REDIS_URL);
   const events = new QueueEvents(connectionQueueName(whatsappId, 'agent'), {
     connection: redis,
@@ -60,16 +86,12 @@ export async function numberOnWhatsApp(
   });
   try {
     await events.waitUntilReady();
-    const job = await connectionQueue(app, whatsappId, 'agent').add(
-      'check',
-      { companyId, phone } satisfies CheckJob,
-      { attempts: 1, removeOnComplete: 100, removeOnFail: 100 },
-    );
-    const exists = (await job.waitUntilFinished(events, NUMBER_CHECK_WAIT_MS)) as boolean;
-    return exists ? 'exists' : 'missing';
-  } catch (err) {
-    logger.warn({ err, whatsappId }, 'number check unanswered');
-    return 'unknown';
+    const job = await connectionQueue(app, whatsappId, 'agent').add(name, data, {
+      attempts: 1,
+      removeOnComplete: 100,
+      removeOnFail: 100,
+    });
+    return (await job.waitUntilFinished(events, waitMs)) as T;
   } finally {
     await events.close();
     redis.disconnect();

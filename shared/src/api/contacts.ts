@@ -44,7 +44,10 @@ export const contactListQuery = pageQuery.extend({
   dateEnd: isoDay.optional(),
 });
 
-/** `POST /contacts/import`: contacts given in the body (the agenda of a connection or a list). */
+/**
+ * `POST /contacts/import`: contacts given in the body, or with no body the phone's contacts
+ * through the company's connection (what the Whaticket contacts page sends).
+ */
 export const contactImport = z.object({
   contacts: z
     .array(
@@ -54,5 +57,6 @@ export const contactImport = z.object({
         email: z.string().max(255).optional(),
       }),
     )
-    .max(10_000),
+    .max(10_000)
+    .optional(),
 });

@@ -11,8 +11,13 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import { route } from '../../http/route.js';
+import { logger } from '../../logger.js';
 import { withChanges } from '../changes/publish.js';
-import { checkingConnection, numberOnWhatsApp } from '../../whatsapp/number-check.js';
+import {
+  checkingConnection,
+  numberOnWhatsApp,
+  phoneContacts,
+} from '../../whatsapp/number-check.js';
 import { importContacts, readSpreadsheet, rowsToContacts } from './contacts.import.js';
 import {
   contactChange,
@@ -170,9 +175,21 @@ export function contactsRoutes(app: AppContext): Router {
 
   router.post(
     '/contacts/import',
-    route(app, { body: contactImport }, ({ scope, body }) =>
-      importContacts(app, scope.companyId, body.contacts),
-    ),
+    route(app, { body: contactImport }, async ({ scope, body }) => {
+      if (body.contacts) return importContacts(app, scope.companyId, body.contacts);
+      const via = await checkingConnection(app, scope.companyId);
+      if (!via) throw new AppError('ERR_WAPP_NOT_INITIALIZED');
+      const book = await phoneContacts(app, via).catch((err: unknown) => {
+        logger.warn({ err, whatsappId: via }, 'phone contacts unanswered');
+        throw new AppError('ERR_WAPP_NOT_INITIALIZED');
+      });
+      const rows = book.flatMap((c) =>
+        c.identities.phone
+          ? [{ name: c.name || c.pushName || c.identities.phone, number: c.identities.phone }]
+          : [],
+      );
+      return importContacts(app, scope.companyId, rows);
+    }),
   );
 
   router.post(

@@ -21,6 +21,7 @@ import type {
   ConnectionEvent,
   ConnectionStatus,
   ContactCard,
+  ContactInfo,
   Location,
   MessageRef,
   NumberCheck,
@@ -110,6 +111,8 @@ export class BaileysProvider implements WhatsAppProvider {
   readonly events = new PortEventEmitter();
   private readonly retryCounters = new MapCacheStore();
   private readonly recentSent = new Map<string, proto.IMessage>();
+  /** The phone's contacts, from `contacts.upsert`/`update` (Baileys 7 keeps no store). */
+  private readonly phoneBook = new Map<string, ContactInfo>();
   private readonly ctx: map.MapContext;
   private sock: BaileysSocket | undefined;
   private auth: StoredAuthState | undefined;
@@ -202,8 +205,19 @@ export class BaileysProvider implements WhatsAppProvider {
     ev.on('messages.reaction', (reactions) => emit(map.mapReactions(this.ctx, reactions)));
     ev.on('message-receipt.update', (receipts) => emit(map.mapReceipts(this.ctx, receipts)));
     ev.on('lid-mapping.update', (mapping) => emit(map.mapLidMapping(this.ctx, mapping)));
-    ev.on('contacts.upsert', (contacts) => emit(map.mapContacts(this.ctx, contacts)));
-    ev.on('contacts.update', (contacts) => emit(map.mapContacts(this.ctx, contacts)));
+    const contacts = (list: Parameters<typeof map.mapContacts>[1]) => {
+      const events = map.mapContacts(this.ctx, list);
+      for (const e of events)
+        if (e.name === 'contacts')
+          for (const c of e.payload.contacts)
+            if (c.identities.phone) {
+              const known = this.phoneBook.get(c.identities.phone);
+              this.phoneBook.set(c.identities.phone, { ...known, ...c });
+            }
+      emit(events);
+    };
+    ev.on('contacts.upsert', contacts);
+    ev.on('contacts.update', contacts);
   }
 
   private async onConnection(sock: BaileysSocket, update: Partial<ConnectionState>) {
@@ -397,6 +411,11 @@ export class BaileysProvider implements WhatsAppProvider {
     const [found] = (await this.live().onWhatsApp(phone.replace(/\D/g, ''))) ?? [];
     if (!found?.exists) return { exists: false };
     return { exists: true, chatId: found.jid, identities: map.identitiesOf(found.jid) };
+  }
+
+  async listContacts(): Promise<ContactInfo[]> {
+    this.live();
+    return [...this.phoneBook.values()];
   }
 
   async profilePicture(to: ChatTarget): Promise<string | undefined> {
