@@ -10,6 +10,7 @@ import { logger } from '../logger.js';
 import type { Lane } from '../modules/governor/index.js';
 import type { ConnectionRef } from './hooks.js';
 import { processMediaJob } from './media.js';
+import { processNumberCheck } from './number-check.js';
 import { processSendJob } from './outbound.js';
 import type { WhatsAppProvider } from './port.js';
 
@@ -65,7 +66,15 @@ export function startConnectionWorker(
     agent: (job, token) =>
       job.name === 'media'
         ? processMediaJob(app, job, provider())
-        : processSendJob(app, job, provider(), { lane: 'agent', signal: closing.signal, token }),
+        : job.name === 'check'
+          ? processNumberCheck(app, job, provider())
+          : job.name === 'contacts'
+            ? provider().listContacts()
+            : processSendJob(app, job, provider(), {
+                lane: 'agent',
+                signal: closing.signal,
+                token,
+              }),
     bulk: (job, token) =>
       processSendJob(app, job, provider(), { lane: 'bulk', signal: closing.signal, token }),
   };

@@ -299,6 +299,8 @@ export interface WhatsAppProvider {
   markRead(refs: MessageRef[]): Promise<void>;
   setPresence(to: ChatTarget, presence: Presence): Promise<void>;
   checkNumber(phone: string): Promise<NumberCheck>;
+  /** The phone's contacts with a phone number, as far as this session has learnt them. */
+  listContacts(): Promise<ContactInfo[]>;
   /** URL of the chat's profile picture, or undefined when it has none or it is private. */
   profilePicture(to: ChatTarget): Promise<string | undefined>;
   downloadMedia(media: MediaRef): Promise<Uint8Array>;

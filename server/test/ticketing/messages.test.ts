@@ -46,7 +46,7 @@ const bodiesOf = async (phone: string) =>
   ).map((r: { body: string }) => r.body) as string[];
 
 describe('messages through the simulator', () => {
-  it('shows the thread newest first, sends idempotently by clientId and tracks acks', async () => {
+  it('pages the thread from the newest back, oldest first within a page, sends idempotently by clientId and tracks acks', async () => {
     const phone = '5511944440001';
     for (let i = 0; i < 22; i++)
       await sim.inbound({ whatsappId, from: phone, name: 'Rita', body: `pergunta ${i}` });
@@ -57,13 +57,16 @@ describe('messages through the simulator', () => {
     });
     expect(page1.body.messages).toHaveLength(20);
     expect(page1.body.hasMore).toBe(true);
-    expect(page1.body.messages[0].body).toBe('pergunta 21');
+    expect(page1.body.count).toBe(22);
+    // Whaticket's order: the newest page, its messages oldest first.
+    expect(page1.body.messages[0].body).toBe('pergunta 2');
+    expect(page1.body.messages[19].body).toBe('pergunta 21');
     const page2 = await server.request('GET', `/messages/${ticketId}?pageNumber=2`, {
       token: admin.token,
     });
     expect(page2.body.messages.map((m: { body: string }) => m.body)).toEqual([
-      'pergunta 1',
       'pergunta 0',
+      'pergunta 1',
     ]);
     expect(page2.body.hasMore).toBe(false);
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { emailSchema, idSchema, isoDay, lineSchema, nameSchema } from './common.js';
 import { userPassword } from './users.js';
+import { looseBoolean, optionalChoice } from './liberal.js';
 
 export const RECURRENCES = ['MENSAL', 'BIMESTRAL', 'TRIMESTRAL', 'SEMESTRAL', 'ANUAL'] as const;
 
@@ -22,10 +23,10 @@ export const companyInput = z.object({
   email: emailSchema,
   phone: lineSchema(30).trim().optional().nullable(),
   planId: idSchema,
-  status: z.boolean().optional(),
+  status: looseBoolean,
   dueDate: dueDate.optional(),
-  recurrence: z.enum(RECURRENCES).optional(),
-  campaignsEnabled: z.boolean().optional(),
+  recurrence: optionalChoice(RECURRENCES),
+  campaignsEnabled: looseBoolean,
   password: userPassword.optional(),
 });
 export type CompanyInput = z.infer<typeof companyInput>;

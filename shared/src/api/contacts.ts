@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { normalizePhoneNumber } from '../domain/phone.js';
 import {
   emailSchema,
   idSchema,
@@ -10,14 +11,17 @@ import {
   textSchema,
 } from './common.js';
 
-/** Contact number (core §5): 8 to 50 characters; stored as digits. */
+/**
+ * Contact number (core §5): 8 to 50 characters; stored as digits, with the default country
+ * (Brazil) added when typed or imported without one (issue 13).
+ */
 export const contactNumber = z
   .string({ error: 'Required' })
   .refine(isOneLine, 'control characters are not allowed')
   .trim()
   .min(8, 'Too Short!')
   .max(50, 'Too Long!')
-  .transform((v) => v.replace(/\D/g, ''))
+  .transform((v) => normalizePhoneNumber(v))
   .refine((v) => v.length >= 8, 'Too Short!');
 
 export const extraInfoItem = z.object({
@@ -48,7 +52,10 @@ export const contactListQuery = pageQuery.extend({
   dateEnd: isoDay.optional(),
 });
 
-/** `POST /contacts/import`: contacts given in the body (the agenda of a connection or a list). */
+/**
+ * `POST /contacts/import`: contacts given in the body, or with no body the phone's contacts
+ * through the company's connection (what the Whaticket contacts page sends).
+ */
 export const contactImport = z.object({
   contacts: z
     .array(
@@ -58,5 +65,6 @@ export const contactImport = z.object({
         email: lineSchema(255).optional(),
       }),
     )
-    .max(10_000),
+    .max(10_000)
+    .optional(),
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isOneLine, lineSchema, nameSchema, ref, textSchema } from './common.js';
+import { refOrNone } from './liberal.js';
 import { scheduleEntry, type ScheduleEntry } from './companies.js';
 
 /** Admin §9: Monday to Friday 08:00-18:00, Saturday 08:00-12:00, Sunday 00:00-00:00. */
@@ -28,8 +29,8 @@ export const queueInput = z.object({
   outOfHoursMessage: text.optional().default(''),
   orderQueue: z.coerce.number().int().min(0).max(100_000).nullable().optional(),
   schedules: z.array(scheduleEntry).max(7).optional(),
-  promptId: ref('prompt').nullable().optional(),
-  integrationId: ref('integration').nullable().optional(),
+  promptId: refOrNone('prompt'),
+  integrationId: refOrNone('integration'),
 });
 export type QueueInput = z.infer<typeof queueInput>;
 export const queueUpdate = queueInput.partial();

@@ -13,6 +13,7 @@ import {
   textSchema,
   uuidSchema,
 } from './common.js';
+import { looseBoolean, refOrNone } from './liberal.js';
 
 /**
  * A JSON list of ids, each in canonical form (`[1,2]` or `["1","2"]`; never `[01]`, `[1.0]`).
@@ -85,21 +86,21 @@ export type TicketListQuery = z.infer<typeof ticketListQuery>;
 
 export const ticketCreate = z.object({
   contactId: ref('contact'),
-  queueId: ref('queue').nullable().optional(),
-  whatsappId: ref('whatsapp').nullable().optional(),
-  userId: ref('user').nullable().optional(),
+  queueId: refOrNone('queue'),
+  whatsappId: refOrNone('whatsapp'),
+  userId: refOrNone('user'),
   status: z.enum(TICKET_STATUSES).optional(),
 });
 
 export const ticketUpdateBody = z.object({
   status: z.enum(TICKET_STATUSES).optional(),
-  userId: ref('user').nullable().optional(),
-  queueId: ref('queue').nullable().optional(),
-  whatsappId: ref('whatsapp').nullable().optional(),
-  useIntegration: z.boolean().optional(),
-  promptId: ref('prompt').nullable().optional(),
-  integrationId: ref('integration').nullable().optional(),
-  chatbot: z.boolean().optional(),
+  userId: refOrNone('user'),
+  queueId: refOrNone('queue'),
+  whatsappId: refOrNone('whatsapp'),
+  useIntegration: looseBoolean,
+  promptId: refOrNone('prompt'),
+  integrationId: refOrNone('integration'),
+  chatbot: looseBoolean,
 });
 export type TicketUpdateBody = z.infer<typeof ticketUpdateBody>;
 
@@ -113,8 +114,8 @@ export const messageListQuery = z.object({
 
 export const messageSend = z.object({
   body: textSchema(65_536).optional().default(''),
-  read: z.union([z.boolean(), lineSchema(10)]).optional(),
-  fromMe: z.union([z.boolean(), lineSchema(10)]).optional(),
+  read: looseBoolean,
+  fromMe: looseBoolean,
   mediaUrl: lineSchema(2000).optional(),
   /** The quoted message (an object with its id, as the client holds it, or the id). */
   quotedMsg: z

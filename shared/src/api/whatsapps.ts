@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { lineSchema, nameSchema, ref, textSchema } from './common.js';
+import { looseBoolean, refOrNone } from './liberal.js';
 
 /** Connection statuses of admin §2 (the connections page shows one icon per status). */
 export const CONNECTION_STATUSES = [
@@ -17,13 +18,11 @@ export const WHATSAPP_PROVIDERS = ['beta', 'simulator'] as const;
 
 const message = textSchema(10_000);
 const minutes = z.coerce.number().int().min(0).max(10_000_000);
-const optionalRef = (kind: Parameters<typeof ref>[0]) =>
-  z.union([ref(kind), z.literal('').transform(() => null), z.null()]).optional();
 
 /** The connection modal's fields (admin §2); every field optional so PUT can send a subset. */
 export const whatsappFields = z.object({
   name: nameSchema,
-  isDefault: z.boolean(),
+  isDefault: looseBoolean,
   greetingMessage: message,
   complationMessage: message,
   outOfHoursMessage: message,
@@ -34,9 +33,9 @@ export const whatsappFields = z.object({
     .refine((t) => t === '' || t.length >= 16, 'Too Short!'),
   provider: z.enum(WHATSAPP_PROVIDERS),
   queueIds: z.array(ref('queue')).max(500),
-  transferQueueId: optionalRef('queue'),
+  transferQueueId: refOrNone('queue'),
   timeToTransfer: minutes,
-  promptId: optionalRef('prompt'),
+  promptId: refOrNone('prompt'),
   expiresTicket: minutes,
   expiresInactiveMessage: message,
   timeUseBotQueues: minutes,

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
+  DEFAULT_PHONE_COUNTRY,
   formatPhoneDisplay,
+  normalizePhoneNumber,
   maskBrazilianPhoneInput,
   SIGNUP_PHONE_MAX_DIGITS,
   unmaskPhone,
@@ -39,5 +41,28 @@ describe('maskBrazilianPhoneInput (admin §5: max 11)', () => {
   it('keeps at most 11 digits', () => {
     expect(SIGNUP_PHONE_MAX_DIGITS).toBe(11);
     expect(unmaskPhone(maskBrazilianPhoneInput('1198765432199'))).toHaveLength(11);
+  });
+});
+
+describe('normalizePhoneNumber (issue 13, item 7: default country Brazil)', () => {
+  it.each([
+    ['(11) 98888-7777', '5511988887777'],
+    ['11988887777', '5511988887777'],
+    ['11 3333-4444', '551133334444'],
+    ['5511988887777', '5511988887777'],
+    ['55 11 3333-4444', '551133334444'],
+    ['+55 (11) 98888-7777', '5511988887777'],
+    ['+1 415 555 2671', '14155552671'],
+    // Ambiguous (also a Brazilian length): read as Brazilian; foreign numbers are typed with +.
+    ['14155552671', '5514155552671'],
+    ['351912345678', '351912345678'],
+    ['', ''],
+  ])('%s → %s', (raw, stored) => {
+    expect(normalizePhoneNumber(raw)).toBe(stored);
+  });
+
+  it('uses the company country it is given', () => {
+    expect(normalizePhoneNumber('912 345 678', 'PT')).toBe('351912345678');
+    expect(DEFAULT_PHONE_COUNTRY).toBe('BR');
   });
 });

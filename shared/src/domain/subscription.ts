@@ -1,21 +1,89 @@
-/** Subscription due date rules (core §2, §4, §9). */
+/**
+ * Subscription due date rules (core §2, §4, §9). A due date is a calendar date in the company's
+ * time zone (America/Sao_Paulo unless the company's `timezone` setting names another): the
+ * company is active through the whole of that day, and "N days" counts calendar days from today
+ * there, so a 3-day trial shows 3 at any hour of the sign-up day.
+ */
 const DAY = 86_400_000;
+
+export const DEFAULT_TIME_ZONE = 'America/Sao_Paulo';
 
 /** The due-date warning shows when fewer than 5 days remain. */
 export const DUE_DATE_WARNING_DAYS = 5;
 
-/** Whole days left until `dueDate` (negative once passed), truncated toward zero. */
-export function daysUntilDue(dueDate: string | Date, now: number): number {
-  const diff = (typeof dueDate === 'string' ? Date.parse(dueDate) : dueDate.getTime()) - now;
-  return Math.trunc(diff / DAY);
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatter(timeZone: string): Intl.DateTimeFormat {
+  let f = formatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    });
+    formatters.set(timeZone, f);
+  }
+  return f;
 }
 
-export const isSubscriptionExpired = (dueDate: string | Date, now: number): boolean =>
-  (typeof dueDate === 'string' ? Date.parse(dueDate) : dueDate.getTime()) <= now;
+/** A usable IANA zone name, else the default (a bad setting never breaks sign-in). */
+export function timeZoneOr(timeZone: string | null | undefined): string {
+  if (!timeZone) return DEFAULT_TIME_ZONE;
+  try {
+    formatter(timeZone);
+    return timeZone;
+  } catch {
+    return DEFAULT_TIME_ZONE;
+  }
+}
+
+/** The calendar day (`yyyy-MM-dd`) it is at `instant` in `timeZone`. */
+export function localDay(instant: number | Date, timeZone: string = DEFAULT_TIME_ZONE): string {
+  const parts = formatter(timeZoneOr(timeZone)).formatToParts(instant);
+  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+  return `${part('year')}-${part('month')}-${part('day')}`;
+}
+
+/** The day `days` after today in `timeZone` (a trial's or a plan period's due date). */
+export function addLocalDays(
+  from: number | Date,
+  days: number,
+  timeZone: string = DEFAULT_TIME_ZONE,
+): string {
+  const today = Date.parse(`${localDay(from, timeZone)}T00:00:00Z`);
+  return new Date(today + days * DAY).toISOString().slice(0, 10);
+}
+
+/** A stored due date is a date; a full timestamp is read as its day in the zone. */
+const dueDayOf = (dueDate: string | Date, timeZone: string): string =>
+  typeof dueDate === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(dueDate)
+    ? dueDate
+    : localDay(typeof dueDate === 'string' ? Date.parse(dueDate) : dueDate, timeZone);
+
+/** Calendar days from today (in the zone) to the due date: 0 on the day, negative once passed. */
+export function daysUntilDue(
+  dueDate: string | Date,
+  now: number,
+  timeZone: string = DEFAULT_TIME_ZONE,
+): number {
+  const due = Date.parse(`${dueDayOf(dueDate, timeZone)}T00:00:00Z`);
+  const today = Date.parse(`${localDay(now, timeZone)}T00:00:00Z`);
+  return Math.round((due - today) / DAY);
+}
+
+/** Expired from the first moment of the day after the due date, in the company's zone. */
+export const isSubscriptionExpired = (
+  dueDate: string | Date,
+  now: number,
+  timeZone: string = DEFAULT_TIME_ZONE,
+): boolean => daysUntilDue(dueDate, now, timeZone) < 0;
 
 /** The N of 'Sua assinatura vence em N dia(s)', or null when no warning is due. */
-export function dueDateWarningDays(dueDate: string | Date, now: number): number | null {
-  if (isSubscriptionExpired(dueDate, now)) return null;
-  const days = daysUntilDue(dueDate, now);
-  return days < DUE_DATE_WARNING_DAYS ? days : null;
+export function dueDateWarningDays(
+  dueDate: string | Date,
+  now: number,
+  timeZone: string = DEFAULT_TIME_ZONE,
+): number | null {
+  const days = daysUntilDue(dueDate, now, timeZone);
+  return days >= 0 && days < DUE_DATE_WARNING_DAYS ? days : null;
 }

@@ -142,6 +142,7 @@ export const en: TranslationShape<typeof ptBR> = {
     accept: 'Accept',
     finish: 'Finish',
     reopen: 'Reopen',
+    openOtherTicket: 'This contact already has an open ticket (#{{id}}). Open that ticket?',
     return: 'Return',
     resolve: 'Resolve',
     transfer: 'Transfer',

@@ -143,6 +143,7 @@ export const es: TranslationShape<typeof ptBR> = {
     accept: 'Aceptar',
     finish: 'Finalizar',
     reopen: 'Reabrir',
+    openOtherTicket: 'Este contacto ya tiene un ticket abierto (#{{id}}). ¿Abrir ese ticket?',
     return: 'Devolver',
     resolve: 'Resolver',
     transfer: 'Transferir',

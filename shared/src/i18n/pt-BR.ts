@@ -145,6 +145,7 @@ export const ptBR = {
     accept: 'Aceitar',
     finish: 'Finalizar',
     reopen: 'Reabrir',
+    openOtherTicket: 'Este contato já tem um tíquete aberto (#{{id}}). Abrir esse tíquete?',
     return: 'Retornar',
     resolve: 'Resolver',
     transfer: 'Transferir',

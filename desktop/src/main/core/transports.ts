@@ -124,7 +124,8 @@ export async function fetchSnapshot(session: ApiCaller): Promise<Snapshot> {
   for (let i = 0; i < active.length; i += RESYNC_PARALLEL) {
     const threads = await Promise.all(
       active.slice(i, i + RESYNC_PARALLEL).map((ticket) =>
-        ok<{ messages: EntityData[] }>(session, {
+        // The newest page of each thread (its messages oldest first); the cache orders by time.
+        ok<{ messages: EntityData[]; count: number }>(session, {
           method: 'GET',
           path: `/messages/${ticket.id}`,
         }),

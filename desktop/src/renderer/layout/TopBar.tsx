@@ -29,7 +29,8 @@ export function TopBar({ onToggleDrawer }: { onToggleDrawer(): void }) {
   if (!user) return null;
 
   const dueDate = user.company?.dueDate;
-  const warningDays = dueDate ? dueDateWarningDays(dueDate, Date.now()) : null;
+  const zone = user.company?.settings?.find((s) => s.key === 'timezone')?.value;
+  const warningDays = dueDate ? dueDateWarningDays(dueDate, Date.now(), zone) : null;
   const greeting =
     dueDate && can(user.profile, 'dashboard:view')
       ? t('topbar.greetingDue', {

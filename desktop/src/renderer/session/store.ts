@@ -66,7 +66,8 @@ export const useSession = create<SessionState>()((set, get) => {
     async login(email, password) {
       const answer = await publicApi.post<AuthAnswer>('/auth/login', { email, password });
       const due = answer.user.company?.dueDate;
-      if (due && isSubscriptionExpired(due, Date.now())) {
+      const zone = answer.user.company?.settings?.find((s) => s.key === 'timezone')?.value;
+      if (due && isSubscriptionExpired(due, Date.now(), zone)) {
         throw new ApiError(403, 'ERR_SUBSCRIPTION_EXPIRED', undefined, { date: due });
       }
       accept(answer);

@@ -1,6 +1,12 @@
 import { randomBytes, randomInt, createHash, timingSafeEqual } from 'node:crypto';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
-import { forgotParams, loginBody, resetParams, strongPassword } from '@atende/shared';
+import {
+  forgotParams,
+  isSubscriptionExpired,
+  loginBody,
+  resetParams,
+  strongPassword,
+} from '@atende/shared';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import { bearer, route } from '../../http/route.js';
@@ -32,7 +38,6 @@ const RESET_TTL_MS = 30 * 60_000;
 const RESET_MAX_ATTEMPTS = 5;
 
 const formatDate = (isoDate: string): string => isoDate.split('-').reverse().join('/');
-const today = (): string => new Date().toISOString().slice(0, 10);
 const sha256 = (value: string): string => createHash('sha256').update(value).digest('hex');
 const clientIp = (req: Request): string => req.ip ?? 'unknown';
 /** `a•••@example.com`: enough to read a log, not a list of addresses. */
@@ -70,7 +75,8 @@ async function checkCompany(app: AppContext, user: { companyId: number; super: b
   if (user.super) return;
   const company = await app.ds.getRepository(CompanyEntity).findOneByOrFail({ id: user.companyId });
   if (!company.status) throw new AppError('ERR_COMPANY_INACTIVE');
-  if (company.dueDate && company.dueDate < today()) {
+  const zone = await app.settings.get(company.id, 'timezone');
+  if (company.dueDate && isSubscriptionExpired(company.dueDate, Date.now(), zone)) {
     throw new AppError('ERR_SUBSCRIPTION_EXPIRED', {
       params: { date: formatDate(company.dueDate) },
       details: { dueDate: company.dueDate },

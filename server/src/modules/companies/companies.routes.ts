@@ -72,11 +72,22 @@ export function companiesRoutes(app: AppContext): Router {
 
   router.get(
     '/companies/list',
-    route(app, { access: 'super' }, async ({ user }) =>
-      Promise.all(
-        (await companies().find({ order: { name: 'ASC' } })).map((c) => withSettings(user, c)),
-      ),
-    ),
+    route(app, { access: 'super' }, async ({ user }) => {
+      // Each row carries its plan {id, name, value}, as the Whaticket companies table reads it.
+      const plans = new Map(
+        (await app.ds.getRepository(PlanEntity).find()).map((p) => [
+          p.id,
+          { id: p.id, name: p.name, value: Number(p.value) },
+        ]),
+      );
+      const rows = await companies().find({ order: { name: 'ASC' } });
+      return Promise.all(
+        rows.map(async (c) => ({
+          ...(await withSettings(user, c)),
+          plan: (c.planId && plans.get(c.planId)) || null,
+        })),
+      );
+    }),
   );
 
   router.get(

@@ -1,5 +1,10 @@
 import type { EntityManager } from 'typeorm';
-import type { CompanyInput, ScheduleEntry, SignupBody } from '@atende/shared';
+import {
+  addLocalDays,
+  type CompanyInput,
+  type ScheduleEntry,
+  type SignupBody,
+} from '@atende/shared';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import { PlanEntity } from '../plans/plan.entity.js';
@@ -121,7 +126,8 @@ export async function signUp(
     email: body.email,
     phone: body.phone,
     planId: body.planId,
-    dueDate: addDays(now, trialDays),
+    // The trial ends N calendar days from today in the company's (default) time zone.
+    dueDate: addLocalDays(now, trialDays),
     recurrence: 'MENSAL',
     status: true,
     campaignsEnabled: true,

@@ -21,6 +21,12 @@ import {
   sheetKindOf,
   sheetMatches,
 } from './contacts.import.js';
+import { logger } from '../../logger.js';
+import {
+  checkingConnection,
+  numberOnWhatsApp,
+  phoneContacts,
+} from '../../whatsapp/number-check.js';
 import {
   contactChange,
   findContactByNumber,
@@ -121,6 +127,14 @@ export function contactsRoutes(app: AppContext): Router {
         res.status(200).json({ alreadyExists: true, existingContact: existing });
         return undefined;
       }
+      // A number WhatsApp does not know is refused the way Whaticket clients read it (200).
+      const via = await checkingConnection(app, scope.companyId);
+      if (via && (await numberOnWhatsApp(app, scope.companyId, via, body.number)) === 'missing') {
+        res
+          .status(200)
+          .json({ invalido: true, number: body.number, error: 'ERR_WAPP_INVALID_CONTACT' });
+        return undefined;
+      }
       const created = await withChanges(app, scope.companyId, (tx, changes) =>
         insertContact(tx, scope.companyId, body, changes),
       );
@@ -166,9 +180,21 @@ export function contactsRoutes(app: AppContext): Router {
 
   router.post(
     '/contacts/import',
-    route(app, { body: contactImport }, ({ scope, body }) =>
-      importContacts(app, scope.companyId, body.contacts),
-    ),
+    route(app, { body: contactImport }, async ({ scope, body }) => {
+      if (body.contacts) return importContacts(app, scope.companyId, body.contacts);
+      const via = await checkingConnection(app, scope.companyId);
+      if (!via) throw new AppError('ERR_WAPP_NOT_INITIALIZED');
+      const book = await phoneContacts(app, via).catch((err: unknown) => {
+        logger.warn({ err, whatsappId: via }, 'phone contacts unanswered');
+        throw new AppError('ERR_WAPP_NOT_INITIALIZED');
+      });
+      const rows = book.flatMap((c) =>
+        c.identities.phone
+          ? [{ name: c.name || c.pushName || c.identities.phone, number: c.identities.phone }]
+          : [],
+      );
+      return importContacts(app, scope.companyId, rows);
+    }),
   );
 
   // The sheet is read only after route() authenticated the caller, streamed to a temp file,

@@ -8,7 +8,8 @@ export const MESSAGES_PAGE_SIZE = 20;
 
 /**
  * `GET /messages/{ticketId}`: the thread of the ticket's contact on its connection (all its
- * tickets, so earlier conversations show above), newest first, in pages.
+ * tickets, so earlier conversations show above), in pages from the newest back; within a page
+ * the messages run oldest first, as Whaticket answers, with the thread's `count`.
  */
 export async function listThread(
   ds: DataSource,
@@ -18,7 +19,7 @@ export async function listThread(
 ): Promise<{
   messages: MessageView[];
   hasMore: boolean;
-  count?: number;
+  count: number;
   ticket: unknown;
   nextCursor: string | null;
 }> {
@@ -40,12 +41,18 @@ export async function listThread(
       LIMIT ${MESSAGES_PAGE_SIZE + 1} OFFSET ${offset}`,
     params,
   )) as MessageView[];
+  const [{ count }] = (await ds.query(
+    `SELECT count(*)::int AS count FROM messages m WHERE m."companyId" = $1 AND m."contactId" = $2
+      AND m."whatsappId" IS NOT DISTINCT FROM $3`,
+    params.slice(0, 3),
+  )) as [{ count: number }];
   const hasMore = rows.length > MESSAGES_PAGE_SIZE;
   const page = rows.slice(0, MESSAGES_PAGE_SIZE);
   const last = page[page.length - 1];
   const cursorTs = last && new Date(last.createdAt as unknown as string).toISOString();
   return {
-    messages: page,
+    messages: [...page].reverse(),
+    count,
     ticket,
     hasMore,
     nextCursor:

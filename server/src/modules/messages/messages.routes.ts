@@ -19,6 +19,7 @@ import {
   type ReceivedFile,
 } from '../../whatsapp/media-upload.js';
 import { withChanges } from '../changes/publish.js';
+import { assertTicketContactOnWhatsApp } from '../contacts/on-whatsapp.js';
 import { loadTicket, ticketChange } from '../tickets/tickets.queries.js';
 import { assertCanOpen, loadViewer } from '../tickets/visibility.js';
 import './inbound.js';
@@ -98,6 +99,7 @@ export function messagesRoutes(app: AppContext): Router {
       { params: ticketIdParams, body: messageSend, status: 201 },
       async ({ user, params, body: jsonBody, req, res }) => {
         const viewer = await viewerOf(user);
+        await assertTicketContactOnWhatsApp(app, user.companyId, params.ticketId);
         let multipart: Awaited<ReturnType<typeof multipartBody>> | undefined;
         if (req.is('multipart/form-data')) {
           // Files are read only for a ticket the caller may open.

@@ -18,12 +18,15 @@ export function plansRoutes(app: AppContext): Router {
     return plan;
   };
 
-  router.get(
-    '/plans/list',
-    route(app, { access: 'public' }, async () =>
-      (await plans().find({ order: { id: 'ASC' } })).map(publicPlan),
-    ),
-  );
+  // `/plans/all` is what the Whaticket sign-up page calls; both answer every plan, no login.
+  for (const path of ['/plans/list', '/plans/all']) {
+    router.get(
+      path,
+      route(app, { access: 'public' }, async () =>
+        (await plans().find({ order: { id: 'ASC' } })).map(publicPlan),
+      ),
+    );
+  }
 
   router.get(
     '/plans',

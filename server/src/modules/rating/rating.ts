@@ -38,6 +38,8 @@ export async function startRating(
     ticketId,
   ])) as unknown[];
   if (already.length) return false;
+  // 'Finalizar' on a waiting ticket no agent ever answered closes it: there is nobody to rate.
+  if (ticket.status === 'pending' && !(await agentAnswered(app, ticketId))) return false;
   const connection = await loadConnection(app, companyId, ticket.whatsappId);
   if (!connection) return false;
   const state = await loadBotState(app.ds, ticketId);
@@ -53,6 +55,14 @@ export async function startRating(
   const text = renderFor(ticket, now())(connection.ratingMessage);
   await sendBotMessage(app, companyId, ticketId, ratingMenu(text), { key: `rating:${ticketId}:0` });
   return true;
+}
+
+async function agentAnswered(app: AppContext, ticketId: number): Promise<boolean> {
+  const rows = (await app.ds.query(
+    'SELECT 1 FROM messages WHERE "ticketId" = $1 AND "fromMe" AND "userId" IS NOT NULL LIMIT 1',
+    [ticketId],
+  )) as unknown[];
+  return rows.length > 0;
 }
 
 /** The answer of a ticket waiting for its rating. */

@@ -2,6 +2,7 @@
 // applies the rules in their order until one deals with it.
 import type { AppContext } from '../../context.js';
 import { postCommitSteps, type StoredInbound } from '../messages/inbound.js';
+import { afterRatingRule } from '../rating/after-rating.js';
 import { ratingRule } from '../rating/rating.js';
 import { sendBotMessage } from './bot-send.js';
 import { routingContext, settingOf, type RoutingContext } from './context.js';
@@ -52,8 +53,12 @@ export async function callRule(ctx: RoutingContext): Promise<Outcome> {
   return 'done';
 }
 
-/** The rules in the order issue 5 lists them (calls and pending ratings come first). */
+/**
+ * The rules in the order issue 5 lists them (calls and pending ratings come first); a thank-you
+ * right after a rating joins the closed ticket before anything else (issue 13).
+ */
 export const RULES: ((ctx: RoutingContext) => Outcome | Promise<Outcome>)[] = [
+  afterRatingRule,
   callRule,
   ratingRule,
   groupRule,

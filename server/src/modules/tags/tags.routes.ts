@@ -23,16 +23,28 @@ const isUniqueViolation = (err: unknown) => (err as { code?: string }).code === 
 export function tagsRoutes(app: AppContext): Router {
   const router = Router();
 
+  /** How many tickets carry each tag (the Whaticket tags table shows it). */
+  const withTicketsCount = async (tags: Tag[]) => {
+    const rows = (await app.ds.query(
+      `SELECT "tagId", count(*)::int AS n FROM ticket_tags WHERE "tagId" = ANY($1::int[])
+        GROUP BY "tagId"`,
+      [tags.map((t) => t.id)],
+    )) as { tagId: number; n: number }[];
+    const counts = new Map(rows.map((r) => [r.tagId, r.n]));
+    return tags.map((tag) => ({ ...tag, ticketsCount: counts.get(tag.id) ?? 0 }));
+  };
+
   router.get(
     '/tags',
     route(app, { query: pageQuery }, async ({ scope, query }) => {
       const qb = scope.repo(TagEntity).query('g');
       if (query.searchParam) qb.andWhere('g.name ILIKE :s', { s: `%${query.searchParam}%` });
-      const [tags, count] = await qb
+      const [page, count] = await qb
         .orderBy('g.name', 'ASC')
         .skip((query.pageNumber - 1) * PAGE)
         .take(PAGE)
         .getManyAndCount();
+      const tags = await withTicketsCount(page);
       return { tags, count, hasMore: count > query.pageNumber * PAGE };
     }),
   );

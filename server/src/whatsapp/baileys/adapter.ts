@@ -21,6 +21,7 @@ import type {
   ConnectionEvent,
   ConnectionStatus,
   ContactCard,
+  ContactInfo,
   Location,
   MessageRef,
   NumberCheck,
@@ -103,6 +104,8 @@ export class BaileysProvider implements WhatsAppProvider {
   readonly events = new PortEventEmitter();
   private readonly retryCounters = new MapCacheStore();
   private readonly recentSent = new Map<string, proto.IMessage>();
+  /** The phone's contacts, from `contacts.upsert`/`update` (Baileys 7 keeps no store). */
+  private readonly phoneBook = new Map<string, ContactInfo>();
   private readonly ctx: map.MapContext;
   private sock: BaileysSocket | undefined;
   private auth: StoredAuthState | undefined;
@@ -208,6 +211,17 @@ export class BaileysProvider implements WhatsAppProvider {
     };
   }
 
+  /** Keeps the phone's contacts heard during the session (the import of the phone's contacts). */
+  private learnContacts(events: PortEvent[]): void {
+    for (const e of events)
+      if (e.name === 'contacts')
+        for (const c of e.payload.contacts)
+          if (c.identities.phone) {
+            const known = this.phoneBook.get(c.identities.phone);
+            this.phoneBook.set(c.identities.phone, { ...known, ...c });
+          }
+  }
+
   /** Maps a raw socket event carrying customers' data to port events, synchronously. */
   private onData(event: keyof BaileysEventMap, data: unknown): void {
     let events: PortEvent[];
@@ -230,6 +244,7 @@ export class BaileysProvider implements WhatsAppProvider {
       case 'contacts.upsert':
       case 'contacts.update':
         events = map.mapContacts(this.ctx, data as BaileysEventMap['contacts.upsert']);
+        this.learnContacts(events);
         break;
       default:
         return;
@@ -428,6 +443,11 @@ export class BaileysProvider implements WhatsAppProvider {
     const [found] = (await this.live().onWhatsApp(phone.replace(/\D/g, ''))) ?? [];
     if (!found?.exists) return { exists: false };
     return { exists: true, chatId: found.jid, identities: map.identitiesOf(found.jid) };
+  }
+
+  async listContacts(): Promise<ContactInfo[]> {
+    this.live();
+    return [...this.phoneBook.values()];
   }
 
   async profilePicture(to: ChatTarget): Promise<string | undefined> {

@@ -175,6 +175,8 @@ export class SimNetwork {
       const delivery: SimDelivery = { kind: 'message', message };
       tx.rpush(this.key(connectionId, 'inbox'), JSON.stringify(delivery));
       tx.hset(this.key(connectionId, 'unread'), message.id, JSON.stringify(message));
+      // Whoever wrote is in the simulated phone's contacts (what an agenda import reads).
+      if (!message.group) tx.hset(this.key(connectionId, 'book'), message.from, message.name ?? '');
       woken.add(connectionId);
     }
     for (const connectionId of woken) tx.publish(this.wakeChannel, connectionId);
@@ -233,12 +235,19 @@ export class SimNetwork {
       'reads',
       'presence',
       'delivered',
+      'book',
     ];
     // Media keys expire on their own.
     await this.redis.del(...parts.map((part) => this.key(connectionId, part)));
   }
 
   // ---- the session side (what the simulated phone's linked device sees) ----
+
+  /** The simulated phone's contacts: number → name. */
+  async addressBook(connectionId: string): Promise<{ phone: string; name: string }[]> {
+    const book = await this.redis.hgetall(this.key(connectionId, 'book'));
+    return Object.entries(book).map(([phone, name]) => ({ phone, name }));
+  }
 
   async faults(connectionId: string): Promise<SimFaults> {
     const text = await this.redis.hget(this.key(connectionId, 'state'), 'faults');

@@ -5,6 +5,7 @@ import type {
   Ack,
   ChatTarget,
   ContactCard,
+  ContactInfo,
   Location,
   MediaRef,
   MessageRef,
@@ -205,6 +206,12 @@ export class SimulatorProvider extends SimulatedDevice implements WhatsAppProvid
     const digits = phone.replace(/\D/g, '');
     if (digits.length < 10 || digits.length > 15) return { exists: false };
     return { exists: true, chatId: chatIdOf(digits), identities: { phone: digits } };
+  }
+
+  async listContacts(): Promise<ContactInfo[]> {
+    this.live();
+    const book = await this.network.addressBook(this.connectionId);
+    return book.map(({ phone, name }) => ({ identities: { phone }, ...(name && { name }) }));
   }
 
   /** Simulated contacts keep their picture private, as many real ones do. */

@@ -30,6 +30,7 @@ interface Option {
   id: number;
   name: string;
 }
+const NO_PROMPTS: Option[] = [];
 
 const empty = (): FormIn => ({
   name: '',
@@ -83,7 +84,8 @@ export function ConnectionModal({ open, connection, simulator, onClose, onSaved 
   const fieldError = useAdminFieldError();
   const showError = useErrorToast();
   const [queues, setQueues] = useState<Option[]>([]);
-  const [prompts, setPrompts] = useState<Option[]>([]);
+  // Prompts come with the AI feature (/prompt does not exist yet): until then only 'none'.
+  const prompts: Option[] = NO_PROMPTS;
   const form = useForm<FormIn, unknown, FormOut>({
     resolver: zodResolver(connectionForm),
     defaultValues: empty(),
@@ -95,11 +97,6 @@ export function ConnectionModal({ open, connection, simulator, onClose, onSaved 
     if (!open) return;
     reset(connection ? fromConnection(connection) : empty());
     api.get<Option[]>('/queue').then(setQueues).catch(showError);
-    // Prompts exist only where the AI feature is installed; without it the list stays empty.
-    api.get<{ prompts: Option[] }>('/prompt').then(
-      (answer) => setPrompts(answer.prompts ?? []),
-      () => setPrompts([]),
-    );
   }, [open, connection, reset, showError]);
 
   const onSubmit = handleSubmit(async (values) => {

@@ -53,6 +53,7 @@ interface Lookup {
   id: number;
   name: string;
 }
+const NO_LOOKUPS: Lookup[] = [];
 
 const toForm = (q: Queue | null): FormIn => ({
   name: q?.name ?? '',
@@ -84,8 +85,10 @@ export function QueueDialog({ open, queue, withSchedules, onClose, onSaved }: Pr
   const [schedules, setSchedules] = useState<ScheduleEntry[]>(copySchedules(null));
   const [file, setFile] = useState<File | null>(null);
   const [current, setCurrent] = useState<Queue | null>(queue);
-  const [prompts, setPrompts] = useState<Lookup[]>([]);
-  const [integrations, setIntegrations] = useState<Lookup[]>([]);
+  // Prompts and integrations come with their features (/prompt, /queueIntegration do not exist
+  // yet): until then the selects offer only 'none' and the dialog calls no missing route.
+  const prompts: Lookup[] = NO_LOOKUPS;
+  const integrations: Lookup[] = NO_LOOKUPS;
   const fileInput = useRef<HTMLInputElement>(null);
   const pending = useMemo(() => new PendingOptions(), []);
   const pendingCount = useSyncExternalStore(
@@ -109,15 +112,6 @@ export function QueueDialog({ open, queue, withSchedules, onClose, onSaved }: Pr
     setSchedules(copySchedules(queue));
     setFile(null);
     setTab(0);
-    // Prompts and integrations are optional features: without them the selects stay empty.
-    api.get<{ prompts?: Lookup[] }>('/prompt').then(
-      (a) => setPrompts(a.prompts ?? []),
-      () => setPrompts([]),
-    );
-    api.get<{ queueIntegrations?: Lookup[] }>('/queueIntegration').then(
-      (a) => setIntegrations(a.queueIntegrations ?? []),
-      () => setIntegrations([]),
-    );
   }, [open, queue, reset]);
 
   const onSubmit = handleSubmit(async (values) => {

@@ -5,7 +5,10 @@ import { useCompanyEvent, useRoom } from '../../session/useRealtime';
 import { useErrorToast } from '../../ui/useErrorToast';
 import { mergeMessages } from './messages';
 
-/** The thread of a ticket: GET /messages/{ticketId}?pageNumber, newest page first, kept live. */
+/**
+ * The thread of a ticket: GET /messages/{ticketId}?pageNumber, newest page first (each page's
+ * messages run oldest first, as Whaticket answers; merging keeps the thread in time order), live.
+ */
 export function useMessages(ticketId: number | undefined, live = true) {
   const showError = useErrorToast();
   const [messages, setMessages] = useState<Message[]>([]);
@@ -26,7 +29,7 @@ export function useMessages(ticketId: number | undefined, live = true) {
     loadingRef.current = true;
     setLoading(true);
     api
-      .get<{ messages: Message[]; hasMore: boolean }>(`/messages/${ticketId}`, {
+      .get<{ messages: Message[]; hasMore: boolean; count: number }>(`/messages/${ticketId}`, {
         query: { pageNumber: page },
       })
       .then((answer) => {

@@ -1,16 +1,19 @@
 import { deselectAfter, ticketUpdateFor, type TicketCommand } from '@atende/shared';
 import { useCallback } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
-import { api } from '../../api';
+import { api, ApiError } from '../../api';
 import type { Ticket } from '../../api/types';
 import { useSession } from '../../session/store';
 import { useErrorToast } from '../../ui/useErrorToast';
+import { otherOpenTicket } from './dialogs/newTicket';
 
 /** Accept, Return, Finish, Reopen and Transfer through PUT /tickets/{id} (core §4). */
 export function useTicketActions() {
   const userId = useSession((s) => s.user?.id);
   const navigate = useNavigate();
   const showError = useErrorToast();
+  const { t } = useTranslation();
 
   const run = useCallback(
     async (ticket: Ticket, command: TicketCommand): Promise<Ticket | null> => {
@@ -23,11 +26,18 @@ export function useTicketActions() {
         else navigate(`/tickets/${ticket.uuid}`);
         return saved ?? null;
       } catch (error) {
+        // Reopening while the contact has another open ticket: offer that ticket instead.
+        const other = error instanceof ApiError ? otherOpenTicket(error) : null;
+        if (command.action === 'reopen' && other) {
+          if (window.confirm(t('tickets.openOtherTicket', { id: other.ticketId })))
+            navigate(`/tickets/${other.uuid}`);
+          return null;
+        }
         showError(error);
         return null;
       }
     },
-    [navigate, showError, userId],
+    [navigate, showError, t, userId],
   );
 
   const remove = useCallback(

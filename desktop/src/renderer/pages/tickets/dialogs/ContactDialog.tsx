@@ -15,7 +15,7 @@ import { useEffect } from 'react';
 import { useFieldArray, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
-import { api } from '../../../api';
+import { api, ApiError } from '../../../api';
 import type { Contact } from '../../../api/types';
 import { useFieldError } from '../../../components/useFieldError';
 import { toast } from '../../../ui/toast';
@@ -66,10 +66,13 @@ export function ContactDialog({ open, contact, initialName, onClose, onSaved }: 
     try {
       const saved = contact
         ? await api.put<Contact>(`/contacts/${contact.id}`, body)
-        : await api.post<Contact | { alreadyExists: true; existingContact: Contact }>(
-            '/contacts',
-            body,
-          );
+        : await api.post<
+            | Contact
+            | { alreadyExists: true; existingContact: Contact }
+            | { invalido: true; error: string }
+          >('/contacts', body);
+      // A number WhatsApp does not know: nothing was stored, the dialog stays open.
+      if ('invalido' in saved) return showError(new ApiError(200, saved.error, undefined));
       if ('alreadyExists' in saved) {
         toast.info(t('contactModal.exists', { name: saved.existingContact.name }));
         onSaved?.(saved.existingContact);
