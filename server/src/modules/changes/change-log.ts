@@ -1,11 +1,16 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import type { ChangeEntity, FeedPageAnswer } from '@atende/shared';
 
-export type ChangeEntity = 'ticket' | 'message' | 'contact' | 'tag' | 'note';
+export type { ChangeEntity } from '@atende/shared';
 
 export interface Change {
   entity: ChangeEntity;
   entityId: number;
   action: string;
+  /**
+   * What the entity's socket event carries (`CHANGE_PAYLOADS` in `shared/src/events`), without
+   * the feed number. Not checked at compile time yet: the tests parse what is published.
+   */
   payload: object;
   /**
    * Set for changes bound to a ticket (the ticket itself, its messages, notes): only users who
@@ -74,17 +79,8 @@ export interface FeedViewer {
   allTicket: boolean;
 }
 
-export interface FeedPage {
-  changes: {
-    seq: number;
-    entity: ChangeEntity;
-    entityId: number;
-    action: string;
-    payload: unknown;
-  }[];
-  hasMore: boolean;
-  last: number;
-}
+/** A page of the feed (`feedPage` in `shared/src/events`), `head` included. */
+export type FeedPage = FeedPageAnswer & { head: number };
 
 /**
  * The changes after `after`, in order, that the viewer may see. `last` is the number of the last
@@ -133,6 +129,7 @@ export async function readChanges(
     })),
     hasMore: rows.length === limit,
     last: rows.length ? rows[rows.length - 1]!.seq : after,
+    head: Math.max(counter?.seq ?? 0, rows.length ? rows[rows.length - 1]!.seq : 0),
   };
 }
 
