@@ -12,6 +12,7 @@ import {
 } from '@atende/shared';
 import { io } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Realtime } from '../src/realtime/emitter.js';
 import { createCompanyWithAdmin } from './fixtures.js';
 import { startTestServer, type TestServer } from './harness.js';
 import { SimulatorClient } from './simulator-client.js';
@@ -20,7 +21,7 @@ import { simConnection, until } from './ticketing/fixtures.js';
 
 let server: TestServer;
 let companyId: number;
-let admin: { token: string; user: { id: number } };
+let admin: Awaited<ReturnType<typeof createCompanyWithAdmin>>['admin'];
 const open: Listening[] = [];
 
 beforeAll(async () => {
@@ -33,6 +34,22 @@ afterAll(async () => {
   for (const l of open) l.close();
   await server?.close();
 });
+
+/**
+ * Checked by `tsc -p server/tsconfig.test.json` (never called): the emit functions are generic
+ * over the event name, so a payload of another event, or an unknown action, does not compile.
+ */
+export function wrongPayloadsDoNotCompile(realtime: Realtime): void {
+  realtime.toCompany(1, 'ticket', { action: 'delete', ticketId: 1 });
+  // @ts-expect-error a tag event carries a tag, not a ticket
+  realtime.toCompany(1, 'tag', { action: 'update', ticket: { id: 1 } });
+  // @ts-expect-error a ticket event has no action `close`
+  realtime.toTicketViewers(1, null, 'ticket', { action: 'close', ticketId: 1 });
+  // @ts-expect-error the settings event carries the setting
+  realtime.toCompanyAdmins(1, 'settings', { action: 'update' });
+  // @ts-expect-error an unknown event name
+  realtime.toUser(1, 2, 'tickets', { action: 'delete', ticketId: 1 });
+}
 
 /** Connects with this handshake auth: `ready`, or the refusal the server gave. */
 function handshake(auth: object): Promise<{ ready: true } | { message: string; data: unknown }> {

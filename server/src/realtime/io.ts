@@ -4,12 +4,12 @@ import type { Redis } from 'ioredis';
 import { Server, type Socket } from 'socket.io';
 import {
   ERRORS,
+  handshakeAuth,
   PROTOCOL_VERSION,
   roomOfCompany,
   roomOfUser,
   type ProtocolRefusal,
 } from '@atende/shared';
-import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { logger } from '../logger.js';
 import { verifyAccessToken } from '../modules/auth/tokens.js';
@@ -23,8 +23,6 @@ export const SOCKET_OPTIONS = {
   pingInterval: 18_000,
   transports: ['websocket' as const],
 };
-
-const handshake = z.object({ token: z.string().min(1) });
 
 /**
  * A client stating another protocol version is refused: it would misread the events. A client
@@ -66,7 +64,7 @@ export function acceptConnections(app: AppContext, io: Server): void {
   io.use((socket, next) => {
     const refused = protocolRefusal(socket.handshake.auth);
     if (refused) return next(refused);
-    const parsed = handshake.safeParse(socket.handshake.auth ?? {});
+    const parsed = handshakeAuth.safeParse(socket.handshake.auth ?? {});
     const token = parsed.success ? parsed.data.token : socket.handshake.query.token;
     if (typeof token !== 'string') return next(new Error('ERR_SESSION_EXPIRED'));
     verifyAccessToken(app, token)

@@ -16,7 +16,7 @@ export const PROTOCOL_VERSION = 1;
 /** The handshake auth a client sends. */
 export const handshakeAuth = z.object({
   token: z.string().min(1),
-  protocol: z.number().int().optional(),
+  protocol: z.number().int().nullish(),
 });
 export type HandshakeAuth = z.infer<typeof handshakeAuth>;
 
