@@ -12,6 +12,7 @@ import {
 } from '@atende/shared';
 import { io } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Change } from '../src/modules/changes/change-log.js';
 import type { Realtime } from '../src/realtime/emitter.js';
 import { createCompanyWithAdmin } from './fixtures.js';
 import { startTestServer, type TestServer } from './harness.js';
@@ -49,6 +50,18 @@ export function wrongPayloadsDoNotCompile(realtime: Realtime): void {
   realtime.toCompanyAdmins(1, 'settings', { action: 'update' });
   // @ts-expect-error an unknown event name
   realtime.toUser(1, 2, 'tickets', { action: 'delete', ticketId: 1 });
+  // A change of the feed is typed by its entity too.
+  const changes: Change[] = [
+    { entity: 'note', entityId: 1, action: 'delete', payload: { action: 'delete', noteId: 1 } },
+    {
+      entity: 'tag',
+      entityId: 1,
+      action: 'update',
+      // @ts-expect-error a tag change carries a tag
+      payload: { action: 'update', note: { id: 1 } },
+    },
+  ];
+  void changes;
 }
 
 /** Connects with this handshake auth: `ready`, or the refusal the server gave. */

@@ -1,17 +1,14 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import type { ChangeEntity, FeedPageAnswer } from '@atende/shared';
+import type { ChangeEntity, ChangePayload, FeedPageAnswer } from '@atende/shared';
 
 export type { ChangeEntity } from '@atende/shared';
 
-export interface Change {
-  entity: ChangeEntity;
+export interface ChangeOf<E extends ChangeEntity> {
+  entity: E;
   entityId: number;
   action: string;
-  /**
-   * What the entity's socket event carries (`CHANGE_PAYLOADS` in `shared/src/events`), without
-   * the feed number. Not checked at compile time yet: the tests parse what is published.
-   */
-  payload: object;
+  /** What the entity's socket event carries (`CHANGE_PAYLOADS`), without the feed number. */
+  payload: ChangePayload<E>;
   /**
    * Set for changes bound to a ticket (the ticket itself, its messages, notes): only users who
    * may see a ticket of that queue read them. `null` means a ticket without a queue.
@@ -19,12 +16,13 @@ export interface Change {
   ticketQueueId?: number | null;
 }
 
+/** One change of the feed; its payload is typed by its entity's event schema. */
+export type Change = { [E in ChangeEntity]: ChangeOf<E> }[ChangeEntity];
+
 type Db = DataSource | EntityManager;
 
 /** A change written by a transaction and not numbered yet (see sequencer.ts). */
-export interface PendingChange extends Change {
-  pendingId: number;
-}
+export type PendingChange = Change & { pendingId: number };
 
 /**
  * Writes changes to the company's pending list inside the transaction that made them. No lock

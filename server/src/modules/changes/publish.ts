@@ -28,7 +28,7 @@ export function publish(
     // Notes travel through the feed only; the drawer reloads them (no socket event in core §7).
     const name = EVENT_OF_ENTITY[change.entity];
     if (!name) continue;
-    // The writers build the payload of their entity's event (see Change.payload).
+    // Each writer's payload is typed by its entity (Change); the entity→event pairing is the map's.
     const payload = { ...change.payload, seq: change.seq } as CompanyEventPayload<typeof name>;
     if (change.entity === 'ticket') publishListMoves(app, companyId, change);
     if (
