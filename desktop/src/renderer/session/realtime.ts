@@ -24,6 +24,8 @@ export interface RealtimeSessionDeps {
   fetchChanges?(after: number): Promise<ChangesAnswer>;
   /** The feed cannot tell what was missed (pruned, or no number yet): reload everything. */
   onResync?(): void;
+  /** The server speaks another protocol version (ERR_PROTOCOL_VERSION): no retry helps. */
+  onProtocolMismatch?(): void;
 }
 
 /** The answer of `GET /sync/changes` (`feedAnswer` in `shared/src/events`). */
@@ -62,7 +64,11 @@ export class RealtimeSession {
         if (this.wasConnected) this.catchUp().catch(() => deps.onResync?.());
         this.wasConnected = true;
       }),
-      connection.onConnectError(() => void this.recover()),
+      connection.onConnectError((error) =>
+        error.message === 'ERR_PROTOCOL_VERSION'
+          ? deps.onProtocolMismatch?.()
+          : void this.recover(),
+      ),
       this.on('auth', (payload) => {
         const data = payload as { action?: string; user?: { id?: number } };
         if (data.action === 'update' && data.user?.id === deps.userId) deps.onSignedInElsewhere();
