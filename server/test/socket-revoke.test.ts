@@ -53,9 +53,14 @@ const named = (l: Listening, name: string) =>
 /** A company-wide event every socket of the company gets: a barrier for "nothing else came". */
 async function barrier(...sockets: Listening[]): Promise<void> {
   const marker = `marca ${Date.now()}`;
-  server.app.realtime.toCompany(companyId, 'settings', { action: 'update', marker });
+  server.app.realtime.toCompany(companyId, 'settings', {
+    action: 'update',
+    setting: { key: marker },
+  });
   await until(
-    () => sockets.every((s) => named(s, 'settings').some((p) => p.marker === marker)) || undefined,
+    () =>
+      sockets.every((s) => named(s, 'settings').some((p) => p.setting?.key === marker)) ||
+      undefined,
   );
 }
 

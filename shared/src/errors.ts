@@ -76,6 +76,13 @@ export const ERRORS = {
     'An open ticket already exists for this contact.',
     'Ya existe un ticket abierto para este contacto.',
   ),
+  // The socket handshake stated another protocol version (shared/src/events PROTOCOL_VERSION).
+  ERR_PROTOCOL_VERSION: entry(
+    426,
+    'Esta versão do aplicativo não é compatível com o servidor. Atualize o aplicativo.',
+    'This version of the app is not compatible with the server. Update the app.',
+    'Esta versión de la aplicación no es compatible con el servidor. Actualice la aplicación.',
+  ),
   ERR_SESSION_EXPIRED: entry(
     401,
     'Sessão expirada. Por favor entre.',

@@ -117,6 +117,8 @@ export function startSyncService(deps: SyncServiceDeps): SyncService {
   const offError = (() => {
     const listener = (error: Error) => {
       deps.push(PUSH.realtimeError, { message: error.message });
+      // Another protocol version: no new token helps (the renderer tells the user to update).
+      if (error.message === 'ERR_PROTOCOL_VERSION') return;
       if (retry !== null) return;
       const delay = Math.min(60_000, 1000 * 2 ** Math.min(refusals++, 6));
       retry = clock.setTimeout(() => {

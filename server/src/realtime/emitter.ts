@@ -5,6 +5,7 @@ import {
   roomOfCompanyAdmins,
   roomOfUser,
   type CompanyEventName,
+  type CompanyEventPayload,
 } from '@atende/shared';
 import { ticketAudience } from './rooms.js';
 
@@ -13,20 +14,34 @@ export { roomOfNoQueue, roomOfQueue, ticketAudience } from './rooms.js';
 /**
  * Every event leaves through here, to a room of one company (or one of its users): an event of
  * company A can never reach a socket of company B. Works from api and worker processes alike
- * (the Redis adapter carries it across processes).
+ * (the Redis adapter carries it across processes). Each method is generic over the event name:
+ * the payload must match that event's schema in `shared/src/events` (a wrong one does not compile).
  */
 export class Realtime {
   constructor(readonly io: Server) {}
 
-  toCompany(companyId: number, name: CompanyEventName, payload: object): void {
+  toCompany<N extends CompanyEventName>(
+    companyId: number,
+    name: N,
+    payload: CompanyEventPayload<N>,
+  ): void {
     this.io.to(roomOfCompany(companyId)).emit(companyEvent(companyId, name), payload);
   }
 
-  toCompanyAdmins(companyId: number, name: CompanyEventName, payload: object): void {
+  toCompanyAdmins<N extends CompanyEventName>(
+    companyId: number,
+    name: N,
+    payload: CompanyEventPayload<N>,
+  ): void {
     this.io.to(roomOfCompanyAdmins(companyId)).emit(companyEvent(companyId, name), payload);
   }
 
-  toUser(companyId: number, userId: number, name: CompanyEventName, payload: object): void {
+  toUser<N extends CompanyEventName>(
+    companyId: number,
+    userId: number,
+    name: N,
+    payload: CompanyEventPayload<N>,
+  ): void {
     this.io.to(roomOfUser(userId)).emit(companyEvent(companyId, name), payload);
   }
 
@@ -34,22 +49,22 @@ export class Realtime {
    * Ticket and message events: only sockets whose user may see a ticket of `queueId` get them
    * (a socket in several of the rooms receives the event once).
    */
-  toTicketViewers(
+  toTicketViewers<N extends CompanyEventName>(
     companyId: number,
     queueId: number | null,
-    name: CompanyEventName,
-    payload: object,
+    name: N,
+    payload: CompanyEventPayload<N>,
   ): void {
     this.io.to(ticketAudience(companyId, queueId)).emit(companyEvent(companyId, name), payload);
   }
 
   /** A ticket event for the viewers of `queueId` who are not viewers of `exceptQueueId`. */
-  toTicketViewersExcept(
+  toTicketViewersExcept<N extends CompanyEventName>(
     companyId: number,
     queueId: number | null,
     exceptQueueId: number | null,
-    name: CompanyEventName,
-    payload: object,
+    name: N,
+    payload: CompanyEventPayload<N>,
   ): void {
     this.io
       .to(ticketAudience(companyId, queueId))
@@ -58,7 +73,12 @@ export class Realtime {
   }
 
   /** An event for sockets in any of `rooms`, all of them rooms of this company. */
-  toRooms(companyId: number, rooms: string[], name: CompanyEventName, payload: object): void {
+  toRooms<N extends CompanyEventName>(
+    companyId: number,
+    rooms: string[],
+    name: N,
+    payload: CompanyEventPayload<N>,
+  ): void {
     if (rooms.length) this.io.to(rooms).emit(companyEvent(companyId, name), payload);
   }
 }

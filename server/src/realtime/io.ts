@@ -2,8 +2,14 @@ import type { Server as HttpServer } from 'node:http';
 import { createAdapter } from '@socket.io/redis-adapter';
 import type { Redis } from 'ioredis';
 import { Server, type Socket } from 'socket.io';
-import { roomOfCompany, roomOfUser } from '@atende/shared';
-import { z } from 'zod';
+import {
+  ERRORS,
+  handshakeAuth,
+  PROTOCOL_VERSION,
+  roomOfCompany,
+  roomOfUser,
+  type ProtocolRefusal,
+} from '@atende/shared';
 import type { AppContext } from '../context.js';
 import { logger } from '../logger.js';
 import { verifyAccessToken } from '../modules/auth/tokens.js';
@@ -18,7 +24,24 @@ export const SOCKET_OPTIONS = {
   transports: ['websocket' as const],
 };
 
-const handshake = z.object({ token: z.string().min(1) });
+/**
+ * A client stating another protocol version is refused: it would misread the events. A client
+ * that states none (Whaticket's) is accepted. `err.data` tells which version the server speaks.
+ */
+export function protocolRefusal(auth: unknown): (Error & { data: ProtocolRefusal }) | null {
+  const raw = (auth as { protocol?: unknown } | null)?.protocol;
+  if (raw === undefined || raw === null) return null;
+  const received = typeof raw === 'number' && Number.isInteger(raw) ? raw : -1;
+  if (received === PROTOCOL_VERSION) return null;
+  const error = new Error('ERR_PROTOCOL_VERSION') as Error & { data: ProtocolRefusal };
+  error.data = {
+    error: 'ERR_PROTOCOL_VERSION',
+    expected: PROTOCOL_VERSION,
+    received,
+    message: ERRORS.ERR_PROTOCOL_VERSION.text['pt-BR'],
+  };
+  return error;
+}
 
 /** A socket.io server on the Redis adapter; with no http server it only emits (workers). */
 export function createIo(pub: Redis, sub: Redis, prefix: string, http?: HttpServer): Server {
@@ -39,7 +62,9 @@ const handshakeViewers = new WeakMap<Socket, SocketViewer>();
  */
 export function acceptConnections(app: AppContext, io: Server): void {
   io.use((socket, next) => {
-    const parsed = handshake.safeParse(socket.handshake.auth ?? {});
+    const refused = protocolRefusal(socket.handshake.auth);
+    if (refused) return next(refused);
+    const parsed = handshakeAuth.safeParse(socket.handshake.auth ?? {});
     const token = parsed.success ? parsed.data.token : socket.handshake.query.token;
     if (typeof token !== 'string') return next(new Error('ERR_SESSION_EXPIRED'));
     verifyAccessToken(app, token)

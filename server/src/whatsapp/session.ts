@@ -345,7 +345,7 @@ export class RunningSession {
         retries,
         event.me?.phone ?? null,
       ],
-    )) as [Record<string, unknown>[], number];
+    )) as [({ id: number; status: string } & Record<string, unknown>)[], number];
     const row = rows[0];
     if (!row) return false;
     const { companyId: _companyId, number: _number, ...session } = row;

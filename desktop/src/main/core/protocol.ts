@@ -1,5 +1,13 @@
+import { ENTITY_OF_EVENT, feedPage, feedReset } from '@atende/shared';
 import { z } from 'zod';
-import type { Change, Entity, EntityData, FeedAnswer, Op } from './types.js';
+import {
+  ENTITIES,
+  type Change,
+  type Entity,
+  type EntityData,
+  type FeedAnswer,
+  type Op,
+} from './types.js';
 
 /**
  * Reads the server's change feed and socket events into cache operations. The feed's rows are
@@ -28,20 +36,19 @@ const feedRow = z.union([
   }),
 ]);
 
+// The shared answer (`feedAnswer` in shared/src/events), with the compact row form read too.
 const feedAnswer = z.union([
-  z.object({ resetRequired: z.literal(true) }),
-  z.object({ changes: z.array(feedRow), hasMore: z.boolean(), last: seq }),
+  feedReset.partial({ head: true }),
+  feedPage.extend({ changes: z.array(feedRow) }),
 ]);
 
-/** Socket event names (core §7) and the entity they carry. */
-export const EVENT_ENTITY: Readonly<Record<string, Entity>> = {
-  ticket: 'ticket',
-  appMessage: 'message',
-  contact: 'contact',
-  tag: 'tag',
-};
+/** The entities the cache keeps (notes are not kept). */
+const KEPT = new Set<string>(ENTITIES);
 
-const KEPT = new Set<string>(['ticket', 'message', 'contact', 'tag']);
+/** Socket event names (core §7) and the cached entity they carry (the shared map). */
+export const EVENT_ENTITY: Readonly<Record<string, Entity>> = Object.fromEntries(
+  Object.entries(ENTITY_OF_EVENT).filter(([, entity]) => KEPT.has(entity)),
+) as Record<string, Entity>;
 
 function asEntityData(value: unknown): EntityData | null {
   const parsed = entityData.safeParse(value);

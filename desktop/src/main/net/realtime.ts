@@ -1,4 +1,5 @@
 import { io, type Socket } from 'socket.io-client';
+import { PROTOCOL_VERSION } from '@atende/shared';
 import type { Outbox } from '../core/outbox.js';
 import { changeFromEvent } from '../core/protocol.js';
 import type { SyncEngine } from '../core/sync-engine.js';
@@ -17,7 +18,8 @@ export class RealtimeLink {
   constructor(url: string, getToken: () => string | null) {
     this.socket = io(url, {
       transports: ['websocket'],
-      auth: (cb) => cb({ token: getToken() }),
+      // The protocol version: a server speaking another one refuses with ERR_PROTOCOL_VERSION.
+      auth: (cb) => cb({ token: getToken(), protocol: PROTOCOL_VERSION }),
       timeout: 18_000,
       reconnection: true,
       autoConnect: false,

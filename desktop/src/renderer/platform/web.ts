@@ -1,4 +1,5 @@
 import { io, type Socket } from 'socket.io-client';
+import { PROTOCOL_VERSION } from '@atende/shared';
 import type {
   HttpRequest,
   HttpResponse,
@@ -47,7 +48,8 @@ class SocketIoConnection implements RealtimeConnection {
   constructor(url: string, options: RealtimeOptions) {
     this.socket = io(url || undefined, {
       transports: ['websocket'],
-      auth: (cb) => cb({ token: options.getToken() }),
+      // The protocol version: a server speaking another one refuses with ERR_PROTOCOL_VERSION.
+      auth: (cb) => cb({ token: options.getToken(), protocol: PROTOCOL_VERSION }),
       timeout: 18_000,
       reconnection: true,
     });

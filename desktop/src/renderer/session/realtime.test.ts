@@ -42,8 +42,8 @@ class FakeConnection implements RealtimeConnection {
     this.connected = up;
     for (const h of this.statusHandlers) h(up ? 'connected' : 'disconnected');
   }
-  failHandshake() {
-    for (const h of this.errorHandlers) h({ message: 'ERR_SESSION_EXPIRED' });
+  failHandshake(message = 'ERR_SESSION_EXPIRED') {
+    for (const h of this.errorHandlers) h({ message });
   }
 }
 
@@ -103,6 +103,21 @@ describe('RealtimeSession (core §4 socket)', () => {
     await Promise.resolve();
     expect(deps.onSessionEnded).toHaveBeenCalledOnce();
     expect(connection.reconnects).toBe(0);
+  });
+
+  it('stops at a protocol mismatch: no token refresh, no reconnect, the user is told', async () => {
+    const { connection, deps } = setup();
+    const onProtocolMismatch = vi.fn();
+    const session = new RealtimeSession({ ...deps, onProtocolMismatch });
+    connection.failHandshake('ERR_PROTOCOL_VERSION');
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(onProtocolMismatch).toHaveBeenCalledOnce();
+    // The first session (without the hook) did not refresh either.
+    expect(deps.refresh).not.toHaveBeenCalled();
+    expect(connection.reconnects).toBe(0);
+    expect(deps.onSessionEnded).not.toHaveBeenCalled();
+    session.close();
   });
 
   it('reacts to the auth event of the same user only', () => {

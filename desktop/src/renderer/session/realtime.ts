@@ -1,4 +1,9 @@
-import { companyEvent, type CompanyEventName } from '@atende/shared';
+import {
+  companyEvent,
+  EVENT_OF_ENTITY,
+  type CompanyEventName,
+  type FeedPageAnswer,
+} from '@atende/shared';
 import type { RealtimeConnection } from '../platform';
 
 /** core §4, §9: the user status ping interval. */
@@ -19,25 +24,16 @@ export interface RealtimeSessionDeps {
   fetchChanges?(after: number): Promise<ChangesAnswer>;
   /** The feed cannot tell what was missed (pruned, or no number yet): reload everything. */
   onResync?(): void;
+  /** The server speaks another protocol version (ERR_PROTOCOL_VERSION): no retry helps. */
+  onProtocolMismatch?(): void;
 }
 
-export interface FeedChange {
-  seq: number;
-  entity: string;
-  entityId: number;
-  action: string;
-  payload: unknown;
-}
-export type ChangesAnswer =
-  { changes: FeedChange[]; hasMore: boolean; last: number } | { resetRequired: true };
+/** The answer of `GET /sync/changes` (`feedAnswer` in `shared/src/events`). */
+export type ChangesAnswer = FeedPageAnswer | { resetRequired: true; head?: number };
 
-/** Which company event a change-feed entity replays as (notes have no event). */
-const EVENT_OF_ENTITY: Record<string, CompanyEventName | undefined> = {
-  ticket: 'ticket',
-  message: 'appMessage',
-  contact: 'contact',
-  tag: 'tag',
-};
+/** Which company event a change-feed entity replays as (the shared map; notes have none). */
+const eventOfEntity = (entity: string): CompanyEventName | null =>
+  entity in EVENT_OF_ENTITY ? EVENT_OF_ENTITY[entity as keyof typeof EVENT_OF_ENTITY] : null;
 
 type Join = readonly [event: string, ...args: unknown[]];
 
@@ -68,7 +64,11 @@ export class RealtimeSession {
         if (this.wasConnected) this.catchUp().catch(() => deps.onResync?.());
         this.wasConnected = true;
       }),
-      connection.onConnectError(() => void this.recover()),
+      connection.onConnectError((error) =>
+        error.message === 'ERR_PROTOCOL_VERSION'
+          ? deps.onProtocolMismatch?.()
+          : void this.recover(),
+      ),
       this.on('auth', (payload) => {
         const data = payload as { action?: string; user?: { id?: number } };
         if (data.action === 'update' && data.user?.id === deps.userId) deps.onSignedInElsewhere();
@@ -108,7 +108,7 @@ export class RealtimeSession {
       const page = await fetchChanges(this.lastSeq);
       if ('resetRequired' in page) return onResync?.();
       for (const change of page.changes) {
-        const name = EVENT_OF_ENTITY[change.entity];
+        const name = eventOfEntity(change.entity);
         const payload = { ...(change.payload as object), seq: change.seq };
         if (name) for (const handler of this.local.get(name) ?? []) handler(payload);
       }

@@ -1,10 +1,11 @@
-import type { CompanyEventName } from '@atende/shared';
+import { ERRORS, type CompanyEventName } from '@atende/shared';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { create } from 'zustand';
 
 import { getPlatform } from '../platform';
 import { toast } from '../ui/toast';
+import { currentLanguage } from '../ui/useErrorToast';
 import { RealtimeSession, type ChangesAnswer } from './realtime';
 import { api, useSession } from './store';
 
@@ -18,7 +19,7 @@ export const useRealtime = create<{ session: RealtimeSession | null; resyncEpoch
 
 /** Opens the company socket while signed in; closes it on sign-out. Mounted once, by the shell. */
 export function useRealtimeConnection(): void {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const userId = useSession((s) => s.user?.id);
   const companyId = useSession((s) => s.user?.companyId);
   const message = useRef(t('session.otherComputer'));
@@ -37,6 +38,8 @@ export function useRealtimeConnection(): void {
         setTimeout(() => window.location.reload(), SIGNED_IN_ELSEWHERE_RELOAD_MS);
       },
       onSessionEnded: () => useSession.getState().clear(),
+      onProtocolMismatch: () =>
+        toast.error(ERRORS.ERR_PROTOCOL_VERSION.text[currentLanguage(i18n.language)]),
       fetchChanges: (after) => api.get<ChangesAnswer>('/sync/changes', { query: { after } }),
       onResync: () => useRealtime.setState((s) => ({ resyncEpoch: s.resyncEpoch + 1 })),
     });

@@ -1,12 +1,14 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import type { ChangeEntity, ChangePayload, FeedPageAnswer } from '@atende/shared';
 
-export type ChangeEntity = 'ticket' | 'message' | 'contact' | 'tag' | 'note';
+export type { ChangeEntity } from '@atende/shared';
 
-export interface Change {
-  entity: ChangeEntity;
+export interface ChangeOf<E extends ChangeEntity> {
+  entity: E;
   entityId: number;
   action: string;
-  payload: object;
+  /** What the entity's socket event carries (`CHANGE_PAYLOADS`), without the feed number. */
+  payload: ChangePayload<E>;
   /**
    * Set for changes bound to a ticket (the ticket itself, its messages, notes): only users who
    * may see a ticket of that queue read them. `null` means a ticket without a queue.
@@ -14,12 +16,13 @@ export interface Change {
   ticketQueueId?: number | null;
 }
 
+/** One change of the feed; its payload is typed by its entity's event schema. */
+export type Change = { [E in ChangeEntity]: ChangeOf<E> }[ChangeEntity];
+
 type Db = DataSource | EntityManager;
 
 /** A change written by a transaction and not numbered yet (see sequencer.ts). */
-export interface PendingChange extends Change {
-  pendingId: number;
-}
+export type PendingChange = Change & { pendingId: number };
 
 /**
  * Writes changes to the company's pending list inside the transaction that made them. No lock
@@ -74,17 +77,8 @@ export interface FeedViewer {
   allTicket: boolean;
 }
 
-export interface FeedPage {
-  changes: {
-    seq: number;
-    entity: ChangeEntity;
-    entityId: number;
-    action: string;
-    payload: unknown;
-  }[];
-  hasMore: boolean;
-  last: number;
-}
+/** A page of the feed (`feedPage` in `shared/src/events`), `head` included. */
+export type FeedPage = FeedPageAnswer & { head: number };
 
 /**
  * The changes after `after`, in order, that the viewer may see. `last` is the number of the last
@@ -133,6 +127,7 @@ export async function readChanges(
     })),
     hasMore: rows.length === limit,
     last: rows.length ? rows[rows.length - 1]!.seq : after,
+    head: Math.max(counter?.seq ?? 0, rows.length ? rows[rows.length - 1]!.seq : 0),
   };
 }
 

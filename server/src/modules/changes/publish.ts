@@ -1,20 +1,11 @@
-import type { CompanyEventName } from '@atende/shared';
+import { EVENT_OF_ENTITY, type CompanyEventPayload } from '@atende/shared';
 import type { EntityManager } from 'typeorm';
 import type { AppContext } from '../../context.js';
 import { withRetry } from '../../db/transaction.js';
 import { listRoomsLeft, type TicketPlacement } from '../../realtime/rooms.js';
 import { workerStarters } from '../../jobs/bullmq.js';
-import { recordChanges, type Change, type ChangeEntity, type PendingChange } from './change-log.js';
+import { recordChanges, type Change, type PendingChange } from './change-log.js';
 import { sequencerOf, startChangeSweeper } from './sequencer.js';
-
-const EVENT_OF: Record<ChangeEntity, CompanyEventName | null> = {
-  ticket: 'ticket',
-  message: 'appMessage',
-  contact: 'contact',
-  tag: 'tag',
-  // Notes travel through the feed only; the drawer reloads them (no socket event in core §7).
-  note: null,
-};
 
 /**
  * Hints a writer may add to a ticket change, used when this process publishes it (they are not
@@ -34,9 +25,11 @@ export function publish(
   changes: (Change & TicketChangeHints & { seq: number })[],
 ): void {
   for (const change of changes) {
-    const name = EVENT_OF[change.entity];
+    // Notes travel through the feed only; the drawer reloads them (no socket event in core §7).
+    const name = EVENT_OF_ENTITY[change.entity];
     if (!name) continue;
-    const payload = { ...change.payload, seq: change.seq };
+    // Each writer's payload is typed by its entity (Change); the entity→event pairing is the map's.
+    const payload = { ...change.payload, seq: change.seq } as CompanyEventPayload<typeof name>;
     if (change.entity === 'ticket') publishListMoves(app, companyId, change);
     if (
       change.entity === 'ticket' &&

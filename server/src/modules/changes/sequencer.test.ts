@@ -20,7 +20,7 @@ const logRows = async () =>
   (await server.app.ds.query(
     `SELECT seq::int AS seq, "entityId", payload FROM change_log WHERE "companyId" = $1 ORDER BY seq`,
     [companyId],
-  )) as { seq: number; entityId: number; payload: { n: number; part: number } }[];
+  )) as { seq: number; entityId: number; payload: { tag: { part: number } } }[];
 
 describe('change sequencer', () => {
   it('numbers concurrent writers gap-free, keeps each transaction contiguous and in order, and sends every number once in order', async () => {
@@ -32,7 +32,13 @@ describe('change sequencer', () => {
         withChanges(server.app, companyId, async (tx, changes) => {
           await tx.query('SELECT pg_sleep($1)', [Math.random() / 100]);
           for (const part of [0, 1, 2]) {
-            changes.push({ entity: 'tag', entityId: n, action: 'update', payload: { n, part } });
+            const tag = { id: n, part };
+            changes.push({
+              entity: 'tag',
+              entityId: n,
+              action: 'update',
+              payload: { action: 'update', tag },
+            });
           }
         }),
       ),
@@ -40,7 +46,7 @@ describe('change sequencer', () => {
     const rows = (await logRows()).slice(before);
     expect(rows.map((r) => r.seq)).toEqual(rows.map((_, i) => before + i + 1));
     for (let i = 0; i < rows.length; i += 3) {
-      expect(rows.slice(i, i + 3).map((r) => [r.entityId, r.payload.part])).toEqual(
+      expect(rows.slice(i, i + 3).map((r) => [r.entityId, r.payload.tag.part])).toEqual(
         [0, 1, 2].map((part) => [rows[i]!.entityId, part]),
       );
     }
@@ -59,7 +65,12 @@ describe('change sequencer', () => {
     const seqs: number[] = [];
     for (let n = 0; n < 5; n++) {
       await withChanges(server.app, companyId, async (_tx, changes) => {
-        changes.push({ entity: 'tag', entityId: 1000 + n, action: 'update', payload: { n } });
+        changes.push({
+          entity: 'tag',
+          entityId: 1000 + n,
+          action: 'update',
+          payload: { action: 'update', tag: { id: 1000 + n } },
+        });
       });
       const [row] = await server.app.ds.query(
         `SELECT seq::int AS seq FROM change_log WHERE "companyId" = $1 AND "entityId" = $2`,

@@ -116,6 +116,7 @@ export class Sequencer {
         const local = queue.local.get(r.id);
         queue.local.delete(r.id);
         if (local) return { ...local, seq: r.seq };
+        // A row another process wrote: its payload was typed by its writer.
         return {
           entity: r.entity,
           entityId: r.entityId,
@@ -123,7 +124,7 @@ export class Sequencer {
           payload: r.payload ?? {},
           ...(r.ticketBound && { ticketQueueId: r.queueId }),
           seq: r.seq,
-        };
+        } as Change & { seq: number };
       }),
     );
     return rows.length;

@@ -169,7 +169,8 @@ export function contactsRoutes(app: AppContext): Router {
             scope.companyId,
           ]);
           changes.push({
-            ...contactChange(contact, 'delete'),
+            ...contactChange(contact),
+            action: 'delete',
             payload: { action: 'delete', contactId: contact.id },
           });
         });

@@ -1,7 +1,7 @@
 import type { ContactInput, ContactUpdate } from '@atende/shared';
 import type { DataSource, EntityManager } from 'typeorm';
 import { AppError } from '../../http/errors.js';
-import type { Change } from '../changes/change-log.js';
+import type { Change, ChangeOf } from '../changes/change-log.js';
 
 type Db = DataSource | EntityManager;
 
@@ -53,7 +53,10 @@ export async function loadContact(db: Db, companyId: number, id: number): Promis
   return contact;
 }
 
-export const contactChange = (contact: ContactView, action = 'update'): Change => ({
+export const contactChange = (
+  contact: ContactView,
+  action: 'create' | 'update' = 'update',
+): ChangeOf<'contact'> => ({
   entity: 'contact',
   entityId: contact.id,
   action,

@@ -50,7 +50,7 @@ export function notesRoutes(app: AppContext): Router {
            VALUES ($1, $2, $3, $4, $5) RETURNING id`,
           [user.companyId, body.note, body.ticketId, body.contactId, user.id],
         )) as [{ id: number }];
-        const [note] = (await tx.query(`${NOTE_SQL} WHERE n.id = $1`, [id])) as object[];
+        const [note] = (await tx.query(`${NOTE_SQL} WHERE n.id = $1`, [id])) as [{ id: number }];
         changes.push({
           entity: 'note',
           entityId: id,

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { idParams, queueInput, queueUpdate } from '@atende/shared';
+import { idParams, queueInput, queueUpdate, type CompanyEventPayload } from '@atende/shared';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { route } from '../../http/route.js';
@@ -13,7 +13,7 @@ import { receiveFile, removeAttachment, storeAttachment } from './upload.js';
 /** `/queue` CRUD and its attachment (admin §7); every change is a company-{id}-queue event. */
 export function queuesRoutes(app: AppContext): Router {
   const router = Router();
-  const emit = (companyId: number, payload: object) =>
+  const emit = (companyId: number, payload: CompanyEventPayload<'queue'>) =>
     app.realtime.toCompany(companyId, 'queue', payload);
 
   router.get(

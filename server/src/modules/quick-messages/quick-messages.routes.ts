@@ -53,7 +53,11 @@ async function editable(scope: TenantScope, user: AuthUser, id: number) {
 export function quickMessagesRoutes(app: AppContext): Router {
   const router = Router();
   // A private quick message is news only to its owner; a general one to the whole company.
-  const emit = (companyId: number, action: string, row: QuickMessage | { id: number }) => {
+  const emit = (
+    companyId: number,
+    action: 'create' | 'update' | 'delete',
+    row: QuickMessage | { id: number },
+  ) => {
     const payload = { action, record: row, id: row.id };
     if ('geral' in row && !row.geral && row.userId) {
       app.realtime.toUser(companyId, row.userId, 'quickmessage', payload);

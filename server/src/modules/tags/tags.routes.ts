@@ -11,7 +11,7 @@ import { assertCanOpen, loadViewer } from '../tickets/visibility.js';
 import { TagEntity, type Tag } from './tag.entity.js';
 
 const PAGE = 20;
-const tagChange = (tag: Tag | { id: number }, action: string): Change => ({
+const tagChange = (tag: Tag | { id: number }, action: 'create' | 'update' | 'delete'): Change => ({
   entity: 'tag',
   entityId: tag.id,
   action,

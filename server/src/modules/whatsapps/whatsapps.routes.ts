@@ -32,7 +32,7 @@ async function setSessionStatus(app: AppContext, w: Whatsapp, status: Connection
     `UPDATE whatsapps SET status = $2, qrcode = '', retries = 0, "updatedAt" = now()
       WHERE id = $1 RETURNING id, status, qrcode, retries, "updatedAt"`,
     [w.id, status],
-  )) as [Record<string, unknown>[], number];
+  )) as [({ id: number; status: string } & Record<string, unknown>)[], number];
   if (rows[0]) {
     app.realtime.toCompany(w.companyId, 'whatsappSession', { action: 'update', session: rows[0] });
   }
