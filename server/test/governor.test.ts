@@ -7,7 +7,7 @@ import {
   type SendClock,
   type SendPolicy,
 } from '../src/modules/governor/index.js';
-import { localTime } from '../src/modules/governor/policy.js';
+import { localTime } from '@atende/shared';
 import { connectionQueue } from '../src/whatsapp/connection-queue.js';
 import { outboundResultHandlers, type OutboundResultHandler } from '../src/whatsapp/hooks.js';
 import { enqueueOutbound } from '../src/whatsapp/outbound.js';

@@ -6,6 +6,7 @@ export * from './text.js';
 export * from './layout.js';
 export * from './recording.js';
 export * from './subscription.js';
+export * from './zone.js';
 export * from './password.js';
 export * from './invoice.js';
 export * from './template.js';

@@ -2,13 +2,11 @@ import { describe, expect, it } from 'vitest';
 import {
   addLocalDays,
   daysUntilDue,
-  DEFAULT_TIME_ZONE,
   dueDateWarningDays,
   DUE_DATE_WARNING_DAYS,
   isSubscriptionExpired,
-  localDay,
-  timeZoneOr,
 } from './subscription.js';
+import { DEFAULT_TIME_ZONE, localDay, timeZoneOr } from './zone.js';
 
 // São Paulo is UTC-3 (no daylight saving since 2019): 23:59 local on 1 June is 02:59Z on 2 June.
 const saoPaulo = (day: string, hhmm: string) => Date.parse(`${day}T${hhmm}:00-03:00`);

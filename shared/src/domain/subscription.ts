@@ -4,45 +4,12 @@
  * company is active through the whole of that day, and "N days" counts calendar days from today
  * there, so a 3-day trial shows 3 at any hour of the sign-up day.
  */
-const DAY = 86_400_000;
+import { DEFAULT_TIME_ZONE, localDay } from './zone.js';
 
-export const DEFAULT_TIME_ZONE = 'America/Sao_Paulo';
+const DAY = 86_400_000;
 
 /** The due-date warning shows when fewer than 5 days remain. */
 export const DUE_DATE_WARNING_DAYS = 5;
-
-const formatters = new Map<string, Intl.DateTimeFormat>();
-function formatter(timeZone: string): Intl.DateTimeFormat {
-  let f = formatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-CA', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-    });
-    formatters.set(timeZone, f);
-  }
-  return f;
-}
-
-/** A usable IANA zone name, else the default (a bad setting never breaks sign-in). */
-export function timeZoneOr(timeZone: string | null | undefined): string {
-  if (!timeZone) return DEFAULT_TIME_ZONE;
-  try {
-    formatter(timeZone);
-    return timeZone;
-  } catch {
-    return DEFAULT_TIME_ZONE;
-  }
-}
-
-/** The calendar day (`yyyy-MM-dd`) it is at `instant` in `timeZone`. */
-export function localDay(instant: number | Date, timeZone: string = DEFAULT_TIME_ZONE): string {
-  const parts = formatter(timeZoneOr(timeZone)).formatToParts(instant);
-  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
-  return `${part('year')}-${part('month')}-${part('day')}`;
-}
 
 /** The day `days` after today in `timeZone` (a trial's or a plan period's due date). */
 export function addLocalDays(

@@ -7,7 +7,7 @@ import IconButton from '@mui/material/IconButton';
 import Toolbar from '@mui/material/Toolbar';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import { can, dueDateWarningDays } from '@atende/shared';
+import { TIME_ZONE_SETTING, can, dueDateWarningDays } from '@atende/shared';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../session/store';
 import { usePrefs } from '../ui/prefs';
@@ -29,7 +29,7 @@ export function TopBar({ onToggleDrawer }: { onToggleDrawer(): void }) {
   if (!user) return null;
 
   const dueDate = user.company?.dueDate;
-  const zone = user.company?.settings?.find((s) => s.key === 'timezone')?.value;
+  const zone = user.company?.settings?.find((s) => s.key === TIME_ZONE_SETTING)?.value;
   const warningDays = dueDate ? dueDateWarningDays(dueDate, Date.now(), zone) : null;
   const greeting =
     dueDate && can(user.profile, 'dashboard:view')

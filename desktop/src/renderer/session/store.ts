@@ -1,4 +1,4 @@
-import { isSubscriptionExpired } from '@atende/shared';
+import { TIME_ZONE_SETTING, isSubscriptionExpired } from '@atende/shared';
 import { create } from 'zustand';
 import { createApiClient } from '../api/client';
 import { ApiError } from '../api/errors';
@@ -66,7 +66,7 @@ export const useSession = create<SessionState>()((set, get) => {
     async login(email, password) {
       const answer = await publicApi.post<AuthAnswer>('/auth/login', { email, password });
       const due = answer.user.company?.dueDate;
-      const zone = answer.user.company?.settings?.find((s) => s.key === 'timezone')?.value;
+      const zone = answer.user.company?.settings?.find((s) => s.key === TIME_ZONE_SETTING)?.value;
       if (due && isSubscriptionExpired(due, Date.now(), zone)) {
         throw new ApiError(403, 'ERR_SUBSCRIPTION_EXPIRED', undefined, { date: due });
       }

@@ -6,6 +6,7 @@ import {
   loginBody,
   resetParams,
   strongPassword,
+  TIME_ZONE_SETTING,
 } from '@atende/shared';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
@@ -75,7 +76,7 @@ async function checkCompany(app: AppContext, user: { companyId: number; super: b
   if (user.super) return;
   const company = await app.ds.getRepository(CompanyEntity).findOneByOrFail({ id: user.companyId });
   if (!company.status) throw new AppError('ERR_COMPANY_INACTIVE');
-  const zone = await app.settings.get(company.id, 'timezone');
+  const zone = await app.settings.get(company.id, TIME_ZONE_SETTING);
   if (company.dueDate && isSubscriptionExpired(company.dueDate, Date.now(), zone)) {
     throw new AppError('ERR_SUBSCRIPTION_EXPIRED', {
       params: { date: formatDate(company.dueDate) },

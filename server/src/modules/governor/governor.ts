@@ -2,6 +2,7 @@
 // and every outbound path sees the same gap, counts and breaker. A bulk send takes its turn in a
 // transaction holding the connection's row: decided and recorded together, before it leaves.
 import type { EntityManager } from 'typeorm';
+import { TIME_ZONE_SETTING, knownTimeZone } from '@atende/shared';
 import type { AppContext } from '../../context.js';
 import { logger } from '../../logger.js';
 import type { ConnectionRef, SessionEventHandler } from '../../whatsapp/hooks.js';
@@ -10,7 +11,6 @@ import {
   PolicyOverrides,
   SendPolicySchema,
   decideSend,
-  knownTimeZone,
   openBreaker,
   recordBulkResult,
   recordBulkSend,
@@ -50,9 +50,6 @@ export function setSendClock(app: AppContext, clock: SendClock | undefined): voi
   if (clock) clocks.set(app, clock);
   else clocks.delete(app);
 }
-
-/** The company setting naming its time zone; absent or unknown: America/Sao_Paulo. */
-export const TIME_ZONE_SETTING = 'timezone';
 
 interface Row {
   companyId: number;

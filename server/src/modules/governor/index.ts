@@ -12,7 +12,6 @@ export {
   setSendPolicy,
   takeBulkTurn,
   tripBreaker,
-  TIME_ZONE_SETTING,
   type SendClock,
 } from './governor.js';
 export {

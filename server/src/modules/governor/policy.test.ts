@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { localTime, zonedTime } from '@atende/shared';
 import {
   DEFAULT_SEND_POLICY,
   decideSend,
-  localTime,
   newGovernorState,
   openBreaker,
   recordBulkResult,
   recordBulkSend,
-  zonedTime,
   type GovernorState,
   type SendPolicy,
 } from './policy.js';

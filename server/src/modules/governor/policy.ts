@@ -3,6 +3,14 @@
 // pause every N, a daily cap (lower while the number warms up), a send window in the company's
 // time zone and a circuit breaker. Replies in a conversation (agents, the bot) are never held.
 import { z } from 'zod';
+import {
+  DEFAULT_TIME_ZONE,
+  addDays,
+  daysBetween,
+  localTime,
+  zonedTime,
+  type LocalTime,
+} from '@atende/shared';
 
 export type Lane = 'agent' | 'bulk';
 
@@ -36,8 +44,6 @@ export type SendPolicy = z.infer<typeof SendPolicySchema>;
 
 /** Per-connection overrides, as stored in send_governor.policy. */
 export const PolicyOverrides = SendPolicySchema.partial();
-
-export const DEFAULT_TIME_ZONE = 'America/Sao_Paulo';
 
 /**
  * Defaults: the campaign settings' defaults (secondary spec §9: random interval 20 s, a longer
@@ -174,86 +180,6 @@ function dailyCapOf(state: GovernorState, today: string, policy: SendPolicy) {
     return { cap: warm, warmingUp: true };
   }
   return { cap: policy.dailyCap, warmingUp: false };
-}
-
-// --- local time in a time zone, without a library -------------------------------------------
-
-interface LocalTime {
-  day: string;
-  minutes: number;
-}
-
-const formatters = new Map<string, Intl.DateTimeFormat>();
-function formatter(timeZone: string): Intl.DateTimeFormat {
-  let f = formatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-CA', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      hourCycle: 'h23',
-    });
-    formatters.set(timeZone, f);
-  }
-  return f;
-}
-
-/** Whether `timeZone` is a zone this runtime knows. */
-export function knownTimeZone(timeZone: string): boolean {
-  try {
-    formatter(timeZone);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function parts(at: Date, timeZone: string) {
-  const p = Object.fromEntries(
-    formatter(timeZone)
-      .formatToParts(at)
-      .map((x) => [x.type, x.value]),
-  );
-  return {
-    y: Number(p.year),
-    mo: Number(p.month),
-    d: Number(p.day),
-    h: Number(p.hour),
-    mi: Number(p.minute),
-    s: Number(p.second),
-  };
-}
-
-export function localTime(at: Date, timeZone: string): LocalTime {
-  const p = parts(at, timeZone);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return { day: `${p.y}-${pad(p.mo)}-${pad(p.d)}`, minutes: p.h * 60 + p.mi };
-}
-
-/** The instant a local day and minute of the day stand for in the zone. */
-export function zonedTime(day: string, minutes: number, timeZone: string): Date {
-  const [y, mo, d] = day.split('-').map(Number) as [number, number, number];
-  const wall = Date.UTC(y, mo - 1, d, 0, minutes);
-  const offsetAt = (ms: number) => {
-    const p = parts(new Date(ms), timeZone);
-    return Date.UTC(p.y, p.mo - 1, p.d, p.h, p.mi, p.s) - Math.floor(ms / 1000) * 1000;
-  };
-  let at = wall - offsetAt(wall);
-  at = wall - offsetAt(at);
-  return new Date(at);
-}
-
-function addDays(day: string, n: number): string {
-  const [y, mo, d] = day.split('-').map(Number) as [number, number, number];
-  return new Date(Date.UTC(y, mo - 1, d + n)).toISOString().slice(0, 10);
-}
-
-function daysBetween(from: string, to: string): number {
-  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
 }
 
 const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
