@@ -6,6 +6,7 @@ import {
   lineSchema,
   queryInt,
   ref,
+  sequenceSchema,
   textSchema,
 } from './common.js';
 import { jsonIdList, keysetCursor } from './tickets.js';
@@ -168,4 +169,20 @@ describe('ref(): the ids a parse meets', () => {
     expect(result.success).toBe(true);
     expect(references).toEqual([{ kind: 'whatsapp', id: 5 }]);
   });
+});
+
+describe('sequenceSchema (a change-feed number in a query)', () => {
+  it.each([
+    ['0', 0],
+    ['42', 42],
+    [String(Number.MAX_SAFE_INTEGER), Number.MAX_SAFE_INTEGER],
+  ])('accepts %s', (raw, value) => {
+    expect(sequenceSchema.parse(raw)).toBe(value);
+  });
+  it.each(['-1', '01', '1e3', '0x10', '9007199254740992', '12345678901234567'])(
+    'refuses %s',
+    (raw) => {
+      expect(sequenceSchema.safeParse(raw).success).toBe(false);
+    },
+  );
 });

@@ -99,7 +99,7 @@ export const sequenceSchema = z
     z.number().int().min(0),
     z
       .string()
-      .regex(/^(0|[1-9]\d{0,14})$/, 'expected a decimal number')
+      .regex(/^(0|[1-9]\d{0,15})$/, 'expected a decimal number')
       .transform(Number),
   ])
   .pipe(z.number().max(Number.MAX_SAFE_INTEGER));
