@@ -18,8 +18,7 @@ const RECEIPT_LIMIT = 100;
 export const readsTicket = (
   viewer: Viewer,
   ticket: Pick<TicketView, 'status' | 'userId'>,
-): boolean =>
-  ticket.status !== 'closed' && (ticket.userId == null || ticket.userId === viewer.id);
+): boolean => ticket.status !== 'closed' && (ticket.userId == null || ticket.userId === viewer.id);
 
 async function receiptsEnabled(app: AppContext, companyId: number): Promise<boolean> {
   const value = await app.settings.get(companyId, 'sendReadReceipts');
