@@ -175,14 +175,14 @@ describe('read state', () => {
   it("leaves another user's ticket unread and a closed ticket carries no unread count", async () => {
     const { ticketId } = await customerWrites(a, 2);
     // The ticket belongs to another user of the company (an agent accepted it).
-    const [{ id: otherId }] = (await server.app.ds.query(
+    const [other] = (await server.app.ds.query(
       `INSERT INTO users ("companyId", name, email, "passwordHash", profile)
        VALUES ($1, 'Outra', $2, 'x', 'user') RETURNING id`,
       [a.companyId, `outra-${randomBytes(3).toString('hex')}@empresa.test`],
     )) as { id: number }[];
     await server.app.ds.query(`UPDATE tickets SET status = 'open', "userId" = $2 WHERE id = $1`, [
       ticketId,
-      otherId,
+      other!.id,
     ]);
     const res = await server.request('GET', `/messages/${ticketId}`, { token: a.admin.token });
     expect(res.status).toBe(200);
