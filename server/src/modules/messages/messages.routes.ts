@@ -100,10 +100,11 @@ export function messagesRoutes(app: AppContext): Router {
       async ({ user, params, query, req }) => {
         const viewer = await viewerOf(user);
         const thread = await listThread(app.ds, viewer, params.ticketId, query);
-        // Opening a ticket (its first page) reads it, as Whaticket's clients expect.
-        if (query.pageNumber === 1 && !query.cursor) {
+        // Opening a ticket (its first page) reads it, as Whaticket's clients expect. A ticket
+        // with no unread count has no unread customer message (the count only grows with them).
+        const ticket = thread.ticket as { unreadMessages: number };
+        if (query.pageNumber === 1 && !query.cursor && ticket.unreadMessages > 0) {
           const { unreadMessages } = await markTicketRead(app, viewer, params.ticketId);
-          const ticket = thread.ticket as { unreadMessages: number };
           thread.ticket = { ...ticket, unreadMessages };
         }
         const base = mediaBase(app, req);
