@@ -69,6 +69,18 @@ describe('tickets page (core §2, §4)', () => {
     expect(openQuery).toMatchObject({ pageNumber: 1, showAll: 'false', queueIds: '[3]' });
   });
 
+  it('never shows an unread badge on a resolved ticket (issue 13)', async () => {
+    setViewportWidth(1280);
+    serve({
+      open: [ticket(1, { unreadMessages: 2 }), ticket(2, { status: 'closed', unreadMessages: 3 })],
+    });
+    await renderApp('/tickets');
+    const open = await screen.findByTestId('ticket-1', {}, { timeout: 5000 });
+    expect(open.querySelector('.MuiBadge-badge')?.textContent).toBe('2');
+    const closed = screen.getByTestId('ticket-2');
+    expect(closed.querySelector('.MuiBadge-badge')).toBeNull();
+  });
+
   it('shortens names to 10 characters and previews to 20 under 600 px', async () => {
     setViewportWidth(599);
     serve({ open: [ticket(1)] });
