@@ -253,6 +253,7 @@ describe('signed media links', () => {
     const res = await get(link);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('image/png');
+    expect(res.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
     expect(Buffer.from(await res.arrayBuffer())).toEqual(Buffer.from(PNG, 'base64'));
   });
 

@@ -56,6 +56,9 @@ export function mediaRoutes(app: AppContext): Router {
     async ({ params, query, res }) => {
       const companyId = verifyMediaLink(app, params.file, query);
       const left = Math.max(0, query.exp - Math.floor(Date.now() / 1000));
+      // The link is the permission: a client served from another origin (an old Whaticket
+      // frontend) may embed it (helmet's default CORP is same-origin).
+      res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
       return sendMedia(app, companyId, params.file, res, `private, max-age=${left}`);
     },
   );
