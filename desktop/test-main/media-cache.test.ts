@@ -25,7 +25,10 @@ function mediaServer(files: Record<string, number>) {
   return { api, state };
 }
 
-function cacheWith(messages: { id: number; ticketId: number; media: string }[]) {
+function cacheWith(
+  messages: { id: number; ticketId: number; media: string }[],
+  linkOf = (media: string) => `/media/${media}`,
+) {
   const db = openCache();
   upsertTicket(db, { id: 1, status: 'closed', updatedAt: '2026-01-01T00:00:00.000Z' });
   upsertTicket(db, { id: 2, status: 'open', updatedAt: '2026-01-02T00:00:00.000Z' });
@@ -35,7 +38,7 @@ function cacheWith(messages: { id: number; ticketId: number; media: string }[]) 
       ticketId: m.ticketId,
       body: '',
       mediaType: 'image',
-      mediaUrl: `/media/${m.media}`,
+      mediaUrl: linkOf(m.media),
       createdAt: `2026-01-0${m.id}T00:00:00.000Z`,
     });
   }
@@ -55,6 +58,18 @@ describe('media cache', () => {
     expect(again.data?.byteLength).toBe(1000);
     expect(state.requests).toEqual(['/media/AbC_12-x.jpg']);
     expect(mediaBytes(db)).toBe(1000);
+  });
+
+  it('keeps the file of a message whose mediaUrl is a signed absolute link (issue 13)', async () => {
+    const signed = (media: string) =>
+      `https://atende.example.com/media/${media}?c=3&exp=1800000000&sig=abc_DEF-1`;
+    const db = cacheWith([{ id: 1, ticketId: 2, media: 'SiGn_12-x.jpg' }], signed);
+    const { api, state } = mediaServer({ 'SiGn_12-x.jpg': 500 });
+    const deps = { db, api, dir: mkdtempSync(join(tmpdir(), 'media-')), maxBytes: 10_000 };
+    expect((await serveMedia(deps, 'SiGn_12-x.jpg')).status).toBe(200);
+    expect(mediaBytes(db)).toBe(500);
+    state.online = false;
+    expect((await serveMedia(deps, 'SiGn_12-x.jpg')).data?.byteLength).toBe(500);
   });
 
   it('stays under its bound, dropping the closed ticket’s files first', async () => {

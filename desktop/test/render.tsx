@@ -14,12 +14,18 @@ import { useToasts } from '../src/renderer/ui/toast';
 
 export type Responder = (req: HttpRequest) => { status: number; data?: unknown } | undefined;
 
-/** A platform whose HTTP answers come from `respond` and whose socket does nothing. */
+/** A platform whose HTTP answers come from `respond`; its socket only delivers `serverEmits`. */
 export function installFakePlatform(respond: Responder) {
   const requests: HttpRequest[] = [];
+  const listeners = new Map<string, Set<(payload: unknown) => void>>();
   const connection: RealtimeConnection = {
     connected: false,
-    on: () => () => undefined,
+    on: (event, handler) => {
+      const set = listeners.get(event) ?? new Set();
+      set.add(handler);
+      listeners.set(event, set);
+      return () => set.delete(handler);
+    },
     emit: () => undefined,
     onStatus: () => () => undefined,
     onConnectError: () => () => undefined,
@@ -38,7 +44,11 @@ export function installFakePlatform(respond: Responder) {
     notify: () => false,
   };
   setPlatform(platform);
-  return { platform, requests };
+  /** Delivers a socket event (`company-{id}-{name}`) to the app's listeners. */
+  const serverEmits = (event: string, payload: unknown) => {
+    for (const handler of listeners.get(event) ?? []) handler(payload);
+  };
+  return { platform, requests, serverEmits };
 }
 
 function LocationProbe() {

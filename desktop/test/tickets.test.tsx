@@ -1,5 +1,5 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Message, Ticket } from '../src/renderer/api/types';
 import type { HttpRequest } from '../src/renderer/platform';
 import { allPlanFlags, makeUser } from './fixtures';
@@ -67,6 +67,18 @@ describe('tickets page (core §2, §4)', () => {
       (r) => r.path === '/tickets' && r.query?.status === 'open',
     )?.query;
     expect(openQuery).toMatchObject({ pageNumber: 1, showAll: 'false', queueIds: '[3]' });
+  });
+
+  it('never shows an unread badge on a resolved ticket (issue 13)', async () => {
+    setViewportWidth(1280);
+    serve({
+      open: [ticket(1, { unreadMessages: 2 }), ticket(2, { status: 'closed', unreadMessages: 3 })],
+    });
+    await renderApp('/tickets');
+    const open = await screen.findByTestId('ticket-1', {}, { timeout: 5000 });
+    expect(open.querySelector('.MuiBadge-badge')?.textContent).toBe('2');
+    const closed = screen.getByTestId('ticket-2');
+    expect(closed.querySelector('.MuiBadge-badge')).toBeNull();
   });
 
   it('shortens names to 10 characters and previews to 20 under 600 px', async () => {
@@ -159,5 +171,58 @@ describe('tickets page (core §2, §4)', () => {
     const posts = requests.filter((r) => r.method === 'POST' && r.path === '/messages/1');
     expect(posts).toHaveLength(1);
     expect(posts[0]?.body).toMatchObject({ fromMe: true, body: '*Ana:*\nPosso ajudar' });
+  });
+
+  it('reads the open thread once per burst of customer messages, never for a closed ticket (issue 13)', async () => {
+    setViewportWidth(1280);
+    const first: Message = {
+      id: 'a',
+      ticketId: 1,
+      body: 'Oi',
+      fromMe: false,
+      ack: 0,
+      createdAt: '2025-01-01T10:00:00Z',
+    };
+    const { requests, serverEmits } = serve(
+      { open: [ticket(1)], closed: [ticket(5, { status: 'closed', unreadMessages: 3 })] },
+      (req) => {
+        if (req.path === '/tickets/u/uuid-1') return { status: 200, data: ticket(1) };
+        if (req.method === 'GET' && req.path === '/messages/1')
+          return { status: 200, data: { messages: [first], hasMore: false } };
+        if (req.method === 'PUT' && req.path === '/messages/1')
+          return { status: 200, data: { ticketId: 1, unreadMessages: 0 } };
+        return undefined;
+      },
+    );
+    await renderApp('/tickets/uuid-1');
+    expect(await screen.findByText('Oi', {}, { timeout: 5000 })).toBeTruthy();
+    const puts = () => requests.filter((r) => r.method === 'PUT' && r.path === '/messages/1');
+    const event = (id: string, fromMe: boolean, over: Partial<Ticket> = {}) => ({
+      action: 'create',
+      message: { ...first, id, body: id, fromMe },
+      ticket: ticket(1, { unreadMessages: fromMe ? 0 : 1, ...over }),
+    });
+    vi.useFakeTimers();
+    try {
+      act(() => {
+        serverEmits('company-4-appMessage', event('m1', false));
+        serverEmits('company-4-appMessage', event('m2', false));
+        serverEmits('company-4-appMessage', event('m3', false));
+      });
+      act(() => void vi.advanceTimersByTime(600));
+      expect(puts()).toHaveLength(1);
+      // Our own message, or one on a closed ticket (nothing unread there): no call.
+      act(() => {
+        serverEmits('company-4-appMessage', event('m4', true));
+        serverEmits(
+          'company-4-appMessage',
+          event('m5', false, { status: 'closed', unreadMessages: 1 }),
+        );
+      });
+      act(() => void vi.advanceTimersByTime(600));
+      expect(puts()).toHaveLength(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -70,6 +70,14 @@ const schema = z
       .positive()
       .default(64 * 1024 * 1024),
     MEDIA_QUOTA_MB: z.coerce.number().nonnegative().default(2048),
+    /** The server's public base URL (https://atende.example.com) for absolute media links. */
+    PUBLIC_URL: z
+      .string()
+      .url()
+      .transform((u) => u.replace(/\/+$/, ''))
+      .optional(),
+    /** How long a signed media link (`/media/<file>?c=&exp=&sig=`) stays valid. */
+    MEDIA_URL_TTL_SECONDS: z.coerce.number().int().min(60).default(7200),
     TICKET_AUTO_CLOSE_HOURS: z.coerce.number().nonnegative().default(24),
   })
   .superRefine((env, ctx) => {

@@ -250,7 +250,7 @@ describe('uploads are streamed to disk after authentication', () => {
     const res = await upload.response;
     expect(res.status).toBe(201);
     expect(await messageCount(ticketId)).toBe(before + 1);
-    const file = await fetch(server.url + res.body[0].mediaUrl, {
+    const file = await fetch(res.body[0].mediaUrl, {
       headers: { authorization: `Bearer ${a.admin.token}` },
     });
     expect((await file.arrayBuffer()).byteLength).toBe(2 * MB);

@@ -217,6 +217,18 @@ export const ERRORS = {
     'Too many sign-ups right now. Please try again in a few minutes.',
     'Demasiados registros en este momento. Inténtelo de nuevo en unos minutos.',
   ),
+  ERR_MEDIA_LINK_EXPIRED: entry(
+    403,
+    'O link deste arquivo expirou. Abra a conversa novamente.',
+    'This file link has expired. Open the conversation again.',
+    'El enlace de este archivo expiró. Abra la conversación de nuevo.',
+  ),
+  ERR_MEDIA_LINK_INVALID: entry(
+    403,
+    'Link de arquivo inválido.',
+    'Invalid file link.',
+    'Enlace de archivo inválido.',
+  ),
   ERR_INVALID_TOKEN: entry(
     403,
     'Token inválido ou expirado.',

@@ -10,6 +10,8 @@ export const COMPANY_SETTING_DEFAULTS = {
   sendGreetingAccepted: 'disabled',
   sendMsgTransfTicket: 'disabled',
   sendGreetingMessageOneQueues: 'enabled',
+  /** Opening a ticket sends read receipts (blue ticks) to the customer. */
+  sendReadReceipts: 'enabled',
   chatBotType: 'text',
   campaignsEnabled: 'true',
   ipixc: '',
@@ -42,6 +44,7 @@ export const SETTING_VALUES: Record<CompanySettingKey | GlobalSettingKey, z.ZodT
   sendGreetingAccepted: onOff,
   sendMsgTransfTicket: onOff,
   sendGreetingMessageOneQueues: onOff,
+  sendReadReceipts: onOff,
   chatBotType: z.enum(['text']),
   campaignsEnabled: z.enum(['true', 'false', 'enabled', 'disabled']),
   ipixc: text,

@@ -17,6 +17,10 @@ const toMessage = (row: MessageRow): CachedMessage => ({
   pending: row.id === null,
 });
 
+/** `/media/<file>` of a media link, absolute and signed (`?c=&exp=&sig=`) or not. */
+const MEDIA_LINK = /^(?:https?:\/\/[^/]+)?(\/media\/[^/?#]+)(?:[?#].*)?$/;
+const mediaPathOf = (url: string): string => MEDIA_LINK.exec(url)?.[1] ?? url;
+
 /**
  * Inserts or replaces the server's message. One carrying a `clientId` takes over the optimistic
  * row of that reply (same key), so a reply is shown once whether its ack or its event comes first.
@@ -30,7 +34,9 @@ export function upsertMessage(db: Database, m: EntityData): void {
     createdAt: typeof m.createdAt === 'string' ? m.createdAt : '',
     body: typeof m.body === 'string' ? m.body : '',
     fromMe: m.fromMe === true ? 1 : 0,
-    mediaUrl: typeof m.mediaUrl === 'string' ? m.mediaUrl : null,
+    // Kept as the server path (`/media/<file>`), without a signed link's origin and query, so the
+    // media cache finds the message of a file (messageOfMedia).
+    mediaUrl: typeof m.mediaUrl === 'string' ? mediaPathOf(m.mediaUrl) : null,
     data: JSON.stringify(m),
   };
   // Most messages (the customers') have no clientId: one statement, keyed by the server id.

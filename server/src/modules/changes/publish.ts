@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.js';
 import { withRetry } from '../../db/transaction.js';
 import { listRoomsLeft, type TicketPlacement } from '../../realtime/rooms.js';
 import { workerStarters } from '../../jobs/bullmq.js';
+import { mediaBase, withSignedPayload } from '../whatsapps/media-links.js';
 import { recordChanges, type Change, type PendingChange } from './change-log.js';
 import { sequencerOf, startChangeSweeper } from './sequencer.js';
 
@@ -29,7 +30,11 @@ export function publish(
     const name = EVENT_OF_ENTITY[change.entity];
     if (!name) continue;
     // Each writer's payload is typed by its entity (Change); the entity→event pairing is the map's.
-    const payload = { ...change.payload, seq: change.seq } as CompanyEventPayload<typeof name>;
+    // Media links: absolute with PUBLIC_URL, else relative to the server (media-links.ts).
+    const payload = {
+      ...withSignedPayload(app, companyId, change.entity, change.payload, mediaBase(app)),
+      seq: change.seq,
+    } as CompanyEventPayload<typeof name>;
     if (change.entity === 'ticket') publishListMoves(app, companyId, change);
     if (
       change.entity === 'ticket' &&

@@ -3,6 +3,7 @@ import { syncQuery } from '@atende/shared';
 import type { AppContext } from '../../context.js';
 import { route } from '../../http/route.js';
 import { feedViewer, loadViewer } from '../tickets/visibility.js';
+import { mediaBase, withSignedPayload } from '../whatsapps/media-links.js';
 import { readChanges } from './change-log.js';
 import './prune.js';
 
@@ -11,9 +12,24 @@ export function syncRoutes(app: AppContext): Router {
   const router = Router();
   router.get(
     '/sync/changes',
-    route(app, { query: syncQuery }, async ({ user, query }) => {
+    route(app, { query: syncQuery }, async ({ user, query, req }) => {
       const viewer = await loadViewer(app.ds, user.companyId, user.id);
-      return readChanges(app.ds, user.companyId, query.after, query.limit, feedViewer(viewer));
+      const feed = await readChanges(
+        app.ds,
+        user.companyId,
+        query.after,
+        query.limit,
+        feedViewer(viewer),
+      );
+      if (!('changes' in feed)) return feed;
+      const base = mediaBase(app, req);
+      return {
+        ...feed,
+        changes: feed.changes.map((c) => ({
+          ...c,
+          payload: withSignedPayload(app, user.companyId, c.entity, c.payload, base),
+        })),
+      };
     }),
   );
   return router;

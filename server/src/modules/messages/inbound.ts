@@ -217,7 +217,7 @@ function commitInbound(
       `WITH upd AS (UPDATE tickets SET
           "lastMessage" = CASE WHEN "lastMessageAt" IS NULL OR $2 >= "lastMessageAt" THEN $3 ELSE "lastMessage" END,
           "lastMessageAt" = GREATEST("lastMessageAt", $2),
-          "unreadMessages" = "unreadMessages" + $4,
+          "unreadMessages" = CASE WHEN status = 'closed' THEN 0 ELSE "unreadMessages" + $4 END,
           "updatedAt" = now()
         WHERE id = $1 RETURNING *)
        ${UPDATED_TICKET_VIEW}`,

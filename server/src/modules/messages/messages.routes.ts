@@ -24,9 +24,11 @@ import { loadTicket, ticketChange } from '../tickets/tickets.queries.js';
 import { assertCanOpen, loadViewer } from '../tickets/visibility.js';
 import './inbound.js';
 import './outbound-results.js';
+import { mediaBase, withSignedMedia } from '../whatsapps/media-links.js';
 import { listThread } from './messages.list.js';
 import { loadMessage, messageChange } from './messages.queries.js';
 import { enqueueAction, refOf, sendMessage } from './messages.service.js';
+import { markTicketRead } from './read-state.js';
 
 /** What browsers record (MediaRecorder): kept as mp3 and sent as a voice note. */
 const RECORDING = /^audio\/(webm|ogg)\b/;
@@ -77,6 +79,14 @@ async function prepareFiles(app: AppContext, files: ReceivedFile[], temps: strin
   return prepared;
 }
 
+/** A message as answered: its media link signed and absolute (media-links.ts). */
+const signed = <T extends { mediaUrl: string | null }>(
+  app: AppContext,
+  companyId: number,
+  message: T,
+  req: Request,
+): T => withSignedMedia(app, companyId, message, mediaBase(app, req));
+
 export function messagesRoutes(app: AppContext): Router {
   const router = Router();
   const viewerOf = (user: { id: number; companyId: number }) =>
@@ -87,8 +97,22 @@ export function messagesRoutes(app: AppContext): Router {
     route(
       app,
       { params: ticketIdParams, query: messageListQuery },
-      async ({ user, params, query }) =>
-        listThread(app.ds, await viewerOf(user), params.ticketId, query),
+      async ({ user, params, query, req }) => {
+        const viewer = await viewerOf(user);
+        const thread = await listThread(app.ds, viewer, params.ticketId, query);
+        // Opening a ticket (its first page) reads it, as Whaticket's clients expect. A ticket
+        // with no unread count has no unread customer message (the count only grows with them).
+        const ticket = thread.ticket as { unreadMessages: number };
+        if (query.pageNumber === 1 && !query.cursor && ticket.unreadMessages > 0) {
+          const { unreadMessages } = await markTicketRead(app, viewer, params.ticketId);
+          thread.ticket = { ...ticket, unreadMessages };
+        }
+        const base = mediaBase(app, req);
+        return {
+          ...thread,
+          messages: thread.messages.map((m) => withSignedMedia(app, user.companyId, m, base)),
+        };
+      },
     ),
   );
 
@@ -119,10 +143,10 @@ export function messagesRoutes(app: AppContext): Router {
           });
           // A resend of a known clientId answers the stored message (200); nothing is sent again.
           if (sent.duplicate) {
-            res.status(200).json(sent.message);
+            res.status(200).json(signed(app, user.companyId, sent.message, req));
             return undefined;
           }
-          return sent.message;
+          return signed(app, user.companyId, sent.message, req);
         }
         // Every file is checked, converted and counted against the quota before any is kept or
         // sent; then one message per file, the text as the caption of the first.
@@ -162,7 +186,7 @@ export function messagesRoutes(app: AppContext): Router {
             }
             messages.push(sent.message);
           }
-          return messages;
+          return messages.map((m) => signed(app, user.companyId, m, req));
         } finally {
           await discardUploads(temps.map((p) => ({ path: p })));
         }
@@ -170,45 +194,17 @@ export function messagesRoutes(app: AppContext): Router {
     ),
   );
 
-  // Mark as read: every message of the ticket read, the unread count back to zero.
+  // Mark as read (read-state.ts): the unread count back to zero, read receipts to WhatsApp.
   router.put(
     '/messages/:ticketId',
-    route(app, { params: ticketIdParams }, async ({ user, params }) => {
-      const viewer = await viewerOf(user);
-      const unread = await withChanges(app, user.companyId, async (tx, changes) => {
-        const ticket = await loadTicket(tx, user.companyId, params.ticketId);
-        assertCanOpen(viewer, ticket);
-        const [rows] = (await tx.query(
-          `UPDATE messages SET read = true WHERE "ticketId" = $1 AND "companyId" = $2 AND NOT read
-           RETURNING id`,
-          [ticket.id, user.companyId],
-        )) as [{ id: number }[], number];
-        await tx.query('UPDATE tickets SET "unreadMessages" = 0 WHERE id = $1', [ticket.id]);
-        changes.push({
-          entity: 'ticket',
-          entityId: ticket.id,
-          action: 'updateUnread',
-          payload: { action: 'updateUnread', ticketId: ticket.id },
-          ticketQueueId: ticket.queueId,
-        });
-        return { ticket, ids: rows.map((r) => r.id).slice(-100) };
-      });
-      if (unread.ids.length && unread.ticket.whatsappId != null) {
-        const refs = await Promise.all(unread.ids.map((id) => refOf(app, user.companyId, id)));
-        await enqueueAction(app, {
-          companyId: user.companyId,
-          whatsappId: unread.ticket.whatsappId,
-          to: refs[0]!.chatId,
-          content: { kind: 'markRead', refs },
-        }).catch(() => undefined);
-      }
-      return { ticketId: unread.ticket.id, unreadMessages: 0 };
-    }),
+    route(app, { params: ticketIdParams }, async ({ user, params }) =>
+      markTicketRead(app, await viewerOf(user), params.ticketId),
+    ),
   );
 
   router.post(
     '/messages/edit/:id',
-    route(app, { params: idParams, body: messageEdit }, async ({ user, params, body }) => {
+    route(app, { params: idParams, body: messageEdit }, async ({ user, params, body, req }) => {
       const text = body.body.trim();
       if (!text) throw new AppError('ERR_EMPTY_MESSAGE');
       const viewer = await viewerOf(user);
@@ -245,13 +241,13 @@ export function messagesRoutes(app: AppContext): Router {
           },
         });
       }
-      return message;
+      return signed(app, user.companyId, message, req);
     }),
   );
 
   router.delete(
     '/messages/:id',
-    route(app, { params: idParams }, async ({ user, params }) => {
+    route(app, { params: idParams }, async ({ user, params, req }) => {
       const viewer = await viewerOf(user);
       const message = await withChanges(app, user.companyId, async (tx, changes) => {
         const current = await loadMessage(tx, user.companyId, params.id);
@@ -276,7 +272,7 @@ export function messagesRoutes(app: AppContext): Router {
           content: { kind: 'delete', target },
         });
       }
-      return message;
+      return signed(app, user.companyId, message, req);
     }),
   );
 

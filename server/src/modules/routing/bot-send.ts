@@ -137,7 +137,7 @@ export async function closeTicketBySystem(
 ): Promise<boolean> {
   return withChanges(app, companyId, async (tx, changes) => {
     const [rows] = (await tx.query(
-      `UPDATE tickets SET status = 'closed', "closedAt" = now(), chatbot = false,
+      `UPDATE tickets SET status = 'closed', "closedAt" = now(), chatbot = false, "unreadMessages" = 0,
               "useIntegration" = false, "promptId" = NULL, "integrationId" = NULL,
               "updatedAt" = now()
         WHERE id = $1 AND "companyId" = $2 AND status = ANY($3::text[]) RETURNING id`,

@@ -216,6 +216,7 @@ export async function updateTicket(
               "useIntegration" = $6, "promptId" = $7, "integrationId" = $8, chatbot = $9,
               "acceptedAt" = CASE WHEN $2::varchar = 'open' THEN COALESCE("acceptedAt", now()) ELSE "acceptedAt" END,
               "closedAt" = CASE WHEN $2::varchar = 'closed' THEN now() ELSE NULL END,
+              "unreadMessages" = CASE WHEN $2::varchar = 'closed' THEN 0 ELSE "unreadMessages" END,
               "updatedAt" = now()
         WHERE id = $1`,
       [

@@ -19,6 +19,7 @@ export const COMPANY_SWITCHES = [
   'sendGreetingAccepted',
   'sendMsgTransfTicket',
   'sendGreetingMessageOneQueues',
+  'sendReadReceipts',
 ] as const;
 const INTEGRATION_FIELDS = [
   ['ixc', ['ipixc', 'tokenixc']],

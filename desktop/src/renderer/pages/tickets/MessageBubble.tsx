@@ -14,10 +14,13 @@ import { memo, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api';
 import type { Message } from '../../api/types';
-import { ackState, fileNameOf } from './messages';
+import { ackState, fileNameOf, mediaPathOf } from './messages';
 import { FormattedText } from '../../components/FormattedText';
 
-/** Media is served through an authenticated route: fetched as a blob (core §7). */
+/**
+ * Media is fetched as a blob by its server path with the session (core §7; on the desktop through
+ * main's media cache), not by the signed link, which expires.
+ */
 function useMediaBlob(url: string | null | undefined): string | null {
   const [src, setSrc] = useState<string | null>(null);
   useEffect(() => {
@@ -42,7 +45,7 @@ function useMediaBlob(url: string | null | undefined): string | null {
 
 function Media({ message }: { message: Message }) {
   const { t } = useTranslation();
-  const src = useMediaBlob(message.mediaUrl);
+  const src = useMediaBlob(mediaPathOf(message.mediaUrl));
   switch (message.mediaType) {
     case 'image':
       return src ? (
@@ -146,7 +149,11 @@ export const MessageBubble = memo(function MessageBubble({
   const isFile = message.mediaType === 'application' || message.mediaType === 'document';
   const hasBody =
     message.body &&
-    !(message.mediaType && message.mediaType !== 'chat' && message.body === message.mediaUrl) &&
+    !(
+      message.mediaType &&
+      message.mediaType !== 'chat' &&
+      mediaPathOf(message.body) === mediaPathOf(message.mediaUrl)
+    ) &&
     !(isFile && message.body === fileNameOf(message));
 
   return (

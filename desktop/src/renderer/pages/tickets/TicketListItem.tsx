@@ -50,7 +50,8 @@ export const TicketListItem = memo(function TicketListItem({
   const profile = useSession((s) => s.user?.profile);
   const pending = ticket.status === 'pending';
   const name = shortenContactName(ticket.contact?.name ?? '', viewportWidth);
-  const unread = ticket.unreadMessages ?? 0;
+  // A resolved ticket never shows an unread badge (issue 13 item 5).
+  const unread = ticket.status === 'closed' ? 0 : (ticket.unreadMessages ?? 0);
 
   return (
     <ListItemButton

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../../api/types';
-import { ackState, fileNameOf, isSendable, mergeMessages, signBody, threadRows } from './messages';
+import {
+  ackState,
+  fileNameOf,
+  isSendable,
+  mediaPathOf,
+  mergeMessages,
+  signBody,
+  threadRows,
+} from './messages';
 
 const msg = (id: number, createdAt: string, ticketId = 1): Message => ({
   id,
@@ -75,5 +83,24 @@ describe('file bubbles show the file name', () => {
     [{ body: '', mediaUrl: '/public/rel%C3%A1torio.xlsx' }, 'relátorio.xlsx'],
   ])('%j → %s', (message, name) => {
     expect(fileNameOf(message)).toBe(name);
+  });
+});
+
+describe('media links (issue 13 item 6)', () => {
+  it.each([
+    ['https://atende.example.com/media/abcDEF_-123.png?c=2&exp=1&sig=x', '/media/abcDEF_-123.png'],
+    ['http://127.0.0.1:8080/media/a.pdf?c=2&exp=1&sig=x', '/media/a.pdf'],
+    ['/media/a.ogg?c=2&exp=1&sig=x', '/media/a.ogg'],
+    ['/media/a.ogg', '/media/a.ogg'],
+    ['https://cdn.example.com/other/a.png', 'https://cdn.example.com/other/a.png'],
+    [null, null],
+  ])('%s is loaded by %s', (url, path) => {
+    expect(mediaPathOf(url)).toBe(path);
+  });
+
+  it('names a file by the link without its signature', () => {
+    expect(fileNameOf({ body: '', mediaUrl: '/media/boleto.pdf?c=2&exp=1&sig=x' })).toBe(
+      'boleto.pdf',
+    );
   });
 });

@@ -64,6 +64,18 @@ export function ackState(ack: number): 'pending' | 'sent' | 'delivered' | 'read'
   return 'read';
 }
 
+const MEDIA_LINK = /^(?:https?:\/\/[^/]+)?(\/media\/[^/?#]+)(?:[?#].*)?$/;
+
+/**
+ * The server's own media path (`/media/<file>`) of a media link, absolute and signed or not
+ * (issue 13 item 6): our client loads media by that path with its session (through the desktop
+ * cache), so a signed link that expired still loads. Any other URL is returned as it is.
+ */
+export function mediaPathOf(url: string | null | undefined): string | null {
+  if (!url) return null;
+  return MEDIA_LINK.exec(url)?.[1] ?? url;
+}
+
 const FILE_NAME_BODY = /^[^\n/\\]{1,200}\.[A-Za-z0-9]{1,8}$/;
 
 /**
@@ -73,7 +85,7 @@ const FILE_NAME_BODY = /^[^\n/\\]{1,200}\.[A-Za-z0-9]{1,8}$/;
 export function fileNameOf(message: Pick<Message, 'body' | 'mediaUrl' | 'fileName'>): string {
   if (message.fileName) return message.fileName;
   const body = message.body?.trim() ?? '';
-  if (FILE_NAME_BODY.test(body) && body !== message.mediaUrl) return body;
+  if (FILE_NAME_BODY.test(body) && body !== mediaPathOf(message.mediaUrl)) return body;
   const path = (message.mediaUrl ?? '').split(/[?#]/)[0] ?? '';
   const last = path.slice(path.lastIndexOf('/') + 1);
   try {
