@@ -42,10 +42,12 @@ const tokenExpired = (page: Page) =>
     { timeout: (ACCESS_TOKEN_TTL_S + 10) * 1_000, polling: 200 },
   );
 
-/** The tickets page, signed in: the URL and the list's tabs. */
+/** The tickets page, signed in: the URL, the list's tabs and its loaded (empty) list. */
 async function onTickets(page: Page) {
   await page.waitForURL('**/tickets', { timeout: 15_000 });
   await page.getByRole('tab', { name: 'Abertas' }).waitFor({ state: 'visible', timeout: 15_000 });
+  // The list has loaded (empty: this company has no conversations).
+  await expectText(page, 'Nada aqui!');
   expect(new URL(page.url()).pathname).toBe('/tickets');
 }
 
