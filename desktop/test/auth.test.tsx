@@ -44,6 +44,18 @@ describe('route guard (core §2)', () => {
     expect(localStorage.getItem('companyId')).toBeNull();
   });
 
+  it('keeps the stored session when the refresh fails without a refusal (server down)', async () => {
+    localStorage.setItem('token', 'stored');
+    localStorage.setItem('companyId', '4');
+    const { requests } = installFakePlatform(() => ({ status: 503, data: undefined }));
+    await renderApp('/tickets');
+    await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/login'));
+    expect(requests[0]?.path).toBe('/auth/refresh_token');
+    // The other tabs of this browser, and the next reload, still hold the session.
+    expect(localStorage.getItem('token')).toBe('stored');
+    expect(localStorage.getItem('companyId')).toBe('4');
+  });
+
   it('shows campaign routes only when cshow is defined', async () => {
     localStorage.setItem('token', 'stored');
     const respond = (req: { path: string }) =>

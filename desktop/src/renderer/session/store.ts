@@ -57,8 +57,10 @@ export const useSession = create<SessionState>()((set, get) => {
       const stored = readStorage(STORAGE_KEYS.token);
       if (!stored) return set({ status: 'anonymous' });
       set({ token: stored });
-      // On page load with a stored token, the session is refreshed (core §4).
-      if (!(await get().refresh())) return get().clear();
+      // On page load with a stored token, the session is refreshed (core §4). A refusal (401/403)
+      // has cleared the stored session in refresh(); any other failure (server down, 5xx) leaves
+      // it stored, so the other tabs and the next reload stay signed in.
+      if (!(await get().refresh())) return set({ status: 'anonymous', token: null, user: null });
       const user = get().user;
       if (user) await loadPlan(user.companyId);
     },
