@@ -336,6 +336,9 @@ describe('resends', () => {
     });
     const second = await send(`/messages/${ticketId}`, a.admin.token, again);
     expect(first.status).toBe(201);
+    // The bubble shows the upload's own name, not the stored random one.
+    expect(first.body[0].fileName).toBe('r.pdf');
+    expect(first.body[0].mediaUrl).not.toContain('r.pdf');
     expect(second.body[0].id).toBe(first.body[0].id);
     expect((await mediaFiles(a.companyId)).length).toBe(files.length + 1);
     expect((await mediaUsage(server.app, a.companyId)).bytes).toBe(usage.bytes + 1000);

@@ -17,6 +17,8 @@ export interface MessageView {
   ack: number;
   mediaType: string;
   mediaUrl: string | null;
+  /** The file's original name (a document's, or an agent's upload), when known. */
+  fileName: string | null;
   isDeleted: boolean;
   isEdited: boolean;
   previousBodies: { body: string; editedAt: string }[];
@@ -39,6 +41,7 @@ export const MESSAGE_VIEW_SQL = `
          m.ack, m."mediaType", m."mediaUrl", m."isDeleted", m."isEdited", m."previousBodies",
          m.reactions, m.location, m.vcards, m.participant, m."quotedMsgId", m."clientId",
          m."userId", m."sendError", m."createdAt", m."updatedAt",
+         m."mediaRef"->>'fileName' AS "fileName",
          CASE WHEN qm.id IS NULL THEN NULL ELSE json_build_object('id', qm.id, 'body', qm.body,
            'fromMe', qm."fromMe", 'mediaType', qm."mediaType") END AS "quotedMsg",
          CASE WHEN m."fromMe" THEN NULL

@@ -115,8 +115,9 @@ export async function sendMessage(
     const at = new Date();
     const [inserted] = (await tx.query(
       `INSERT INTO messages ("companyId", "whatsappId", "ticketId", "contactId", wid, "fromMe", body,
-              ack, read, "mediaType", "mediaUrl", "quotedMsgId", "quotedWid", "clientId", "userId", "createdAt")
-       VALUES ($1, $2, $3, $4, $5, true, $6, 0, true, $7, $8, $9, $10, $11, $12, $13)
+              ack, read, "mediaType", "mediaUrl", "quotedMsgId", "quotedWid", "clientId", "userId", "createdAt",
+              "mediaRef")
+       VALUES ($1, $2, $3, $4, $5, true, $6, 0, true, $7, $8, $9, $10, $11, $12, $13, $14)
        ON CONFLICT ("companyId", "clientId") WHERE "clientId" IS NOT NULL DO NOTHING RETURNING id`,
       [
         companyId,
@@ -132,6 +133,8 @@ export async function sendMessage(
         request.clientId ?? null,
         viewer.id,
         at,
+        // The upload's own name, for file bubbles (the stored file has a random name).
+        request.media?.fileName ? JSON.stringify({ fileName: request.media.fileName }) : null,
       ],
     )) as { id: number }[];
     if (!inserted) return undefined;
