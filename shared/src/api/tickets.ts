@@ -141,12 +141,13 @@ export const ticketNoteInput = z.object({
 });
 export const ticketNoteListQuery = z.object({ ticketId: ref('ticket'), contactId: ref('contact') });
 
+/** Admin §5: name required ('Obrigatório'), at least 3 characters ('Mensagem muito curta'). */
 export const tagInput = z.object({
   name: z
-    .string({ error: 'Required' })
+    .string({ error: 'Obrigatório' })
     .refine(isOneLine, 'control characters are not allowed')
     .trim()
-    .min(1)
+    .min(3, 'Mensagem muito curta')
     .max(100),
   color: lineSchema(20).trim().optional(),
   kanban: z.union([z.literal(0), z.literal(1), z.enum(['0', '1']).transform(Number)]).optional(),

@@ -1,9 +1,12 @@
 import { Router } from 'express';
 import { idParams, pageQuery, tagInput, tagSync } from '@atende/shared';
 import { z } from 'zod';
+import type { EntityManager } from 'typeorm';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import { route } from '../../http/route.js';
+import type { TenantScope } from '../../http/tenant.js';
+import type { AuthUser } from '../auth/tokens.js';
 import type { Change } from '../changes/change-log.js';
 import { withChanges } from '../changes/publish.js';
 import { loadTicket, ticketChange } from '../tickets/tickets.queries.js';
@@ -17,6 +20,15 @@ const tagChange = (tag: Tag | { id: number }, action: 'create' | 'update' | 'del
   action,
   payload: action === 'delete' ? { action, tagId: tag.id } : { action, tag },
 });
+/** Admin §5: the tag's kanban switch is for admin or supervisor (the super user too). */
+const mayUseKanban = (user: AuthUser) =>
+  user.super || user.profile === 'admin' || user.profile === 'supervisor';
+/** Another user may send the switch only at its current value (0 for a new tag): it stays as is. */
+const assertKanbanAllowed = (user: AuthUser, kanban: number | undefined, current: number) => {
+  if (kanban !== undefined && kanban !== current && !mayUseKanban(user)) {
+    throw new AppError('ERR_NO_PERMISSION');
+  }
+};
 const isUniqueViolation = (err: unknown) => (err as { code?: string }).code === '23505';
 
 /** Tags (CRUD) and the tags of a ticket (`/tags/sync`). */
@@ -63,35 +75,44 @@ export function tagsRoutes(app: AppContext): Router {
     ),
   );
 
-  const save = (companyId: number, work: (changes: Change[]) => Promise<Tag>) =>
-    withChanges(app, companyId, async (_tx, changes) => work(changes)).catch((err: unknown) => {
-      if (isUniqueViolation(err)) throw new AppError('ERR_TAG_NAME_EXISTS');
-      throw err;
-    });
+  /** The tag's row and its change row commit together (`work` writes through `scope`/`tx`). */
+  const save = (
+    scope: TenantScope,
+    work: (scope: TenantScope, tx: EntityManager, changes: Change[]) => Promise<Tag>,
+  ) =>
+    withChanges(app, scope.companyId, (tx, changes) => work(scope.with(tx), tx, changes)).catch(
+      (err: unknown) => {
+        if (isUniqueViolation(err)) throw new AppError('ERR_TAG_NAME_EXISTS');
+        throw err;
+      },
+    );
 
   router.post(
     '/tags',
-    route(app, { body: tagInput, status: 201 }, ({ scope, body }) =>
-      save(scope.companyId, async (changes) => {
-        const [tag] = (await app.ds.query(
+    route(app, { body: tagInput, status: 201 }, ({ user, scope, body }) => {
+      assertKanbanAllowed(user, body.kanban, 0);
+      return save(scope, async (_scope, tx, changes) => {
+        const [tag] = (await tx.query(
           `INSERT INTO tags ("companyId", name, color, kanban) VALUES ($1, $2, $3, $4) RETURNING *`,
           [scope.companyId, body.name, body.color ?? '#A4CCCC', body.kanban ?? 0],
         )) as Tag[];
         changes.push(tagChange(tag!, 'create'));
         return tag!;
-      }),
-    ),
+      });
+    }),
   );
 
   router.put(
     '/tags/:id',
-    route(app, { params: idParams, body: tagInput.partial() }, ({ scope, params, body }) =>
-      save(scope.companyId, async (changes) => {
-        const tag = await scope.repo(TagEntity, 'ERR_NO_TAG_FOUND').update(params.id, body);
+    route(app, { params: idParams, body: tagInput.partial() }, ({ user, scope, params, body }) => {
+      return save(scope, async (txScope, _tx, changes) => {
+        const tags = txScope.repo(TagEntity, 'ERR_NO_TAG_FOUND');
+        assertKanbanAllowed(user, body.kanban, (await tags.get(params.id)).kanban);
+        const tag = await tags.update(params.id, body);
         changes.push(tagChange(tag, 'update'));
         return tag;
-      }),
-    ),
+      });
+    }),
   );
 
   router.delete(
