@@ -34,6 +34,7 @@ export const ERRORS = {
     'This WhatsApp session is not initialized. Check the connections page.',
     'Esta sesión de WhatsApp no está iniciada. Revise la página de conexiones.',
   ),
+  // Reserved: named by core §8, not answered by any route yet.
   ERR_WAPP_CHECK_CONTACT: entry(
     502,
     'Não foi possível verificar o contato no WhatsApp. Verifique a página de conexões.',
@@ -64,6 +65,7 @@ export const ERRORS = {
     'Error sending the WhatsApp message.',
     'Error al enviar el mensaje de WhatsApp.',
   ),
+  // Reserved: named by core §8, not answered by any route yet.
   ERR_DELETE_WAPP_MSG: entry(
     502,
     'Não foi possível excluir a mensagem do WhatsApp.',
@@ -89,6 +91,7 @@ export const ERRORS = {
     'Session expired. Please sign in.',
     'Sesión expirada. Por favor inicie sesión.',
   ),
+  // Reserved: named by core §8, not answered by any route yet.
   ERR_USER_CREATION_DISABLED: entry(
     403,
     'A criação do usuário foi desabilitada pelo administrador.',
@@ -149,6 +152,7 @@ export const ERRORS = {
     'Error creating the ticket in the database.',
     'Error al crear el ticket en la base de datos.',
   ),
+  // Reserved: named by core §8, not answered by any route yet.
   ERR_FETCH_WAPP_MSG: entry(
     404,
     'Erro ao buscar a mensagem no WhatsApp, talvez ela seja muito antiga.',
@@ -234,12 +238,6 @@ export const ERRORS = {
     'Token inválido ou expirado.',
     'Invalid or expired token.',
     'Token inválido o expirado.',
-  ),
-  ERR_NO_TOKEN: entry(
-    401,
-    'Token não informado.',
-    'No token provided.',
-    'No se proporcionó token.',
   ),
   ERR_PLAN_LIMIT_USERS: entry(
     403,

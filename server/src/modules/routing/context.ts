@@ -61,10 +61,7 @@ export async function loadConnection(
   return row;
 }
 
-export async function loadConnectionQueues(
-  app: AppContext,
-  whatsappId: number,
-): Promise<RoutingQueue[]> {
+async function loadConnectionQueues(app: AppContext, whatsappId: number): Promise<RoutingQueue[]> {
   return (await app.ds.query(
     `SELECT q.id, q.name, q."greetingMessage", q."outOfHoursMessage", q.schedules, q."mediaPath",
             q."mediaName", q."promptId", q."integrationId"

@@ -5,7 +5,7 @@ import { postCommitSteps, type StoredInbound } from '../messages/inbound.js';
 import { afterRatingRule } from '../rating/after-rating.js';
 import { ratingRule } from '../rating/rating.js';
 import { sendBotMessage } from './bot-send.js';
-import { routingContext, settingOf, type RoutingContext } from './context.js';
+import { routingContext, type RoutingContext } from './context.js';
 import {
   agentRule,
   botTimeRule,
@@ -31,7 +31,7 @@ export type HandOff = (
 export const handOffs: HandOff[] = [];
 
 /** A queue or connection with a prompt or integration hands the message to a handler. */
-export async function handOffRule(ctx: RoutingContext): Promise<Outcome> {
+async function handOffRule(ctx: RoutingContext): Promise<Outcome> {
   const queue = ctx.queues.find((q) => q.id === ctx.ticket.queueId);
   const target = {
     promptId: queue?.promptId ?? ctx.connection.promptId ?? null,
@@ -43,7 +43,7 @@ export async function handOffRule(ctx: RoutingContext): Promise<Outcome> {
 }
 
 /** Setting `call`: a call is already stored as a call_log message; disabled calls get a reply. */
-export async function callRule(ctx: RoutingContext): Promise<Outcome> {
+async function callRule(ctx: RoutingContext): Promise<Outcome> {
   if (ctx.stored.message.mediaType !== 'call_log') return 'next';
   if ((await ctx.setting('call')) === 'disabled') {
     await sendBotMessage(ctx.app, ctx.companyId, ctx.ticket.id, CALLS_DISABLED_MESSAGE, {
@@ -69,14 +69,6 @@ export const RULES: ((ctx: RoutingContext) => Outcome | Promise<Outcome>)[] = [
   queueChoiceRule,
   optionTreeRule,
 ];
-
-/**
- * Setting CheckMsgIsGroup enabled: group messages are ignored (not stored, no ticket). The
- * inbound pipeline asks this before storing a group message.
- */
-export async function ignoresGroupMessages(app: AppContext, companyId: number): Promise<boolean> {
-  return (await settingOf(app, companyId)('CheckMsgIsGroup')) === 'enabled';
-}
 
 export async function routeInbound(app: AppContext, stored: StoredInbound): Promise<void> {
   if (stored.message.fromMe) return;
