@@ -323,6 +323,42 @@ describe('sessions through the API and the simulator', () => {
     socket.close();
   });
 
+  it('a second start while starting shows the current QR at once (issue 12 item 9)', async () => {
+    const res = await server.request('POST', '/whatsapp', {
+      token: a.admin.token,
+      body: sim('Duas vezes'),
+    });
+    const id = res.body.id;
+    const client = new SimulatorClient(server.url, a.admin.token);
+    const shown = await client.waitForStatus(id, 'qrcode');
+    const socket = await listen(server.url, a.admin.token);
+    // The first start is the connection's own; these two come while its QR is shown.
+    for (let i = 0; i < 2; i++) {
+      const again = await server.request('POST', `/whatsappsession/${id}`, {
+        token: a.admin.token,
+      });
+      expect(again.status).toBe(200);
+      // The row still carries the QR (the simulator's next one is 30 s away) ...
+      const row = await server.request('GET', `/whatsapp/${id}`, { token: a.admin.token });
+      expect(row.body).toMatchObject({ status: 'qrcode', qrcode: shown.qrcode });
+    }
+    // ... and the company was told it again, with no empty OPENING in between.
+    const sessions = () =>
+      socket.received
+        .filter((e) => e.event === `company-${a.companyId}-whatsappSession`)
+        .map((e) => (e.payload as any).session)
+        .filter((s) => s.id === id);
+    await eventually(() => sessions().length >= 2, 5_000);
+    expect(sessions().map((s) => [s.status, s.qrcode])).toEqual([
+      ['qrcode', shown.qrcode],
+      ['qrcode', shown.qrcode],
+    ]);
+    // Scanning it still links: the starts did not restart the session.
+    await client.scan(id, '5511977776666');
+    await client.waitForStatus(id, 'CONNECTED');
+    socket.close();
+  });
+
   it('restarts every connection of the company', async () => {
     const res = await server.request('POST', '/whatsapp-restart', { token: a.admin.token });
     expect(res.status).toBe(200);

@@ -38,6 +38,23 @@ async function setSessionStatus(app: AppContext, w: Whatsapp, status: Connection
   }
 }
 
+/** A session on its way up: a QR code or pairing code shown, or the connect still running. */
+const STARTING: ReadonlySet<string> = new Set(['OPENING', 'qrcode', 'PAIRING']);
+
+/**
+ * A start asked while the connection is already starting changes nothing on the row: the company
+ * is told its current state again (the QR code shown now), instead of an empty OPENING that would
+ * hide the QR until the provider's next one (~40 s with Baileys).
+ */
+async function resendSessionStatus(app: AppContext, w: Whatsapp) {
+  const [row] = (await app.ds.query(
+    `SELECT id, status, qrcode, retries, "updatedAt" FROM whatsapps WHERE id = $1`,
+    [w.id],
+  )) as ({ id: number; status: string } & Record<string, unknown>)[];
+  if (row)
+    app.realtime.toCompany(w.companyId, 'whatsappSession', { action: 'update', session: row });
+}
+
 export function whatsappsRoutes(app: AppContext): Router {
   const router = Router();
   const repo = (scope: TenantScope) => scope.repo(WhatsappEntity, 'ERR_NO_WAPP_FOUND');
@@ -148,8 +165,11 @@ export function whatsappsRoutes(app: AppContext): Router {
       { access: 'connections-page:actionButtons', params: idParams, body: sessionBody },
       async ({ scope, params, body }) => {
         const w = await repo(scope).get(params.id);
-        await setSessionStatus(app, w, status);
-        // With a phone number the session links by pairing code instead of a QR code.
+        if (action === 'start' && STARTING.has(w.status)) await resendSessionStatus(app, w);
+        else await setSessionStatus(app, w, status);
+        // With a phone number the session links by pairing code instead of a QR code. A start
+        // while starting still goes out: a worker already running it ignores it, and one that
+        // died leaves the connection to be taken here.
         const pairingPhone = action === 'stop' ? undefined : body.pairingPhone;
         await requestSession(app, action, w.id, pairingPhone ? { pairingPhone } : {});
         return { message };
