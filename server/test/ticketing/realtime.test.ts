@@ -213,7 +213,7 @@ describe('realtime visibility and the change feed', () => {
     const tb = b.admin.token;
     expect((await server.request('GET', `/tags/${tag.body.id}`, { token: tb })).status).toBe(404);
     expect(
-      (await server.request('PUT', `/tags/${tag.body.id}`, { token: tb, body: { name: 'x' } }))
+      (await server.request('PUT', `/tags/${tag.body.id}`, { token: tb, body: { name: 'Outra' } }))
         .status,
     ).toBe(404);
     expect((await server.request('DELETE', `/tags/${tag.body.id}`, { token: tb })).status).toBe(
