@@ -8,9 +8,9 @@ import {
   customerMessage,
   deliver,
   emitAck,
-  sleep,
   socketOf,
   tenant,
+  until,
   type Tenant,
 } from './fixtures.js';
 
@@ -69,7 +69,10 @@ describe('realtime visibility and the change feed', () => {
       name: 'message',
       payload: customerMessage(a.whatsappId, '5511955550002', { body: 'suporte' }),
     });
-    await sleep(400);
+    // The admin sees both: once both reached it, the agent's (sent at once) have too.
+    await until(() =>
+      ['vendas', 'suporte'].every((body) => adminMessages.some((m) => m.message.body === body)),
+    );
 
     expect(agentMessages.map((m) => m.message.body)).toEqual(['vendas']);
     expect(agentMessages[0]).toMatchObject({ action: 'create', ticket: { id: visible } });
@@ -95,7 +98,7 @@ describe('realtime visibility and the change feed', () => {
       token: a.admin.token,
       body: { queueId: support, userId: null },
     });
-    await sleep(300);
+    await until(() => agentTickets.some((e) => e.action === 'delete' && e.ticketId === visible));
     expect(agentTickets.at(-1)).toMatchObject({ action: 'delete', ticketId: visible });
 
     // After leaving, no more ticket events reach the agent.
@@ -103,8 +106,10 @@ describe('realtime visibility and the change feed', () => {
     await emitAck(sAgent, 'leaveNotification');
     await emitAck(sAgent, 'leaveChatBox');
     const before = agentMessages.length;
+    const adminBefore = adminMessages.length;
     await ticketIn(a, '5511955550003', sales);
-    await sleep(300);
+    // A barrier: the admin, still joined, got the new message; the agent, who left, did not.
+    await until(() => adminMessages.length > adminBefore);
     expect(agentMessages.length).toBe(before);
     for (const s of [sAgent, sAdmin, sB]) s.close();
   });
