@@ -2,7 +2,6 @@
 // session. A message is stored in one transaction (dedupe → contact → ticket → message →
 // ticket counters → change feed); socket events, media jobs and routing run after commit.
 import type { AppContext } from '../../context.js';
-import { COMPANY_SETTING_DEFAULTS } from '@atende/shared';
 import { logger } from '../../logger.js';
 import {
   mediaResultHandlers,
@@ -230,11 +229,6 @@ function commitInbound(
 }
 
 /** The session handler: routes each provider event to the code that stores it. */
-async function ignoresGroups(app: AppContext, companyId: number): Promise<boolean> {
-  const value = await app.settings.get(companyId, 'CheckMsgIsGroup');
-  return (value ?? COMPANY_SETTING_DEFAULTS.CheckMsgIsGroup) === 'enabled';
-}
-
 export async function handleSessionEvent(
   app: AppContext,
   connection: ConnectionRef,
@@ -246,7 +240,11 @@ export async function handleSessionEvent(
       // Reactions arrive as their own event; a reaction message is only the provider's echo.
       if (event.payload.type === 'reaction') return;
       // Setting CheckMsgIsGroup (admin §3): group messages are ignored, not stored as tickets.
-      if (event.payload.isGroup && (await ignoresGroups(app, connection.companyId))) return;
+      if (
+        event.payload.isGroup &&
+        (await app.settings.enabled(connection.companyId, 'CheckMsgIsGroup'))
+      )
+        return;
       await storeInboundMessage(app, connection, event.payload, entry);
       return;
     case 'ack':

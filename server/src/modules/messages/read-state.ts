@@ -1,4 +1,3 @@
-import { COMPANY_SETTING_DEFAULTS } from '@atende/shared';
 import type { AppContext } from '../../context.js';
 import { logger } from '../../logger.js';
 import { withChanges } from '../changes/publish.js';
@@ -19,11 +18,6 @@ export const readsTicket = (
   viewer: Viewer,
   ticket: Pick<TicketView, 'status' | 'userId'>,
 ): boolean => ticket.status !== 'closed' && (ticket.userId == null || ticket.userId === viewer.id);
-
-async function receiptsEnabled(app: AppContext, companyId: number): Promise<boolean> {
-  const value = await app.settings.get(companyId, 'sendReadReceipts');
-  return (value ?? COMPANY_SETTING_DEFAULTS.sendReadReceipts) === 'enabled';
-}
 
 /**
  * Marks a ticket read for the viewer: its customer messages read, `unreadMessages` 0, the
@@ -64,7 +58,11 @@ export async function markTicketRead(
     return { ticket, ids, read: true };
   });
   const { ticket, ids, read } = result;
-  if (ids.length && ticket.whatsappId != null && (await receiptsEnabled(app, companyId))) {
+  if (
+    ids.length &&
+    ticket.whatsappId != null &&
+    (await app.settings.enabled(companyId, 'sendReadReceipts'))
+  ) {
     // The ticket is read whatever happens to the receipt; a receipt that cannot be queued is
     // logged (the worker logs one that fails to send), never an error for the agent.
     try {

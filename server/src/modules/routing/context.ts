@@ -1,4 +1,4 @@
-import { COMPANY_SETTING_DEFAULTS, renderTemplate, type CompanySettingKey } from '@atende/shared';
+import { renderTemplate, type CompanySettingKey } from '@atende/shared';
 import type { ScheduleEntry } from '@atende/shared';
 import type { AppContext } from '../../context.js';
 import type { StoredInbound } from '../messages/inbound.js';
@@ -72,8 +72,8 @@ async function loadConnectionQueues(app: AppContext, whatsappId: number): Promis
 }
 
 /** A company setting from the per-company cache, or its default. */
-export const settingOf = (app: AppContext, companyId: number) => async (key: CompanySettingKey) =>
-  (await app.settings.get(companyId, key)) ?? COMPANY_SETTING_DEFAULTS[key];
+export const settingOf = (app: AppContext, companyId: number) => (key: CompanySettingKey) =>
+  app.settings.value(companyId, key);
 
 export const renderFor = (ticket: TicketView, at: Date) => (text: string) =>
   renderTemplate(text, { name: ticket.contact.name, protocol: ticket.id, now: at });

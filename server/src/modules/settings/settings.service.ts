@@ -1,6 +1,10 @@
 import type { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
-import { COMPANY_SETTING_DEFAULTS, GLOBAL_SETTING_DEFAULTS } from '@atende/shared';
+import {
+  COMPANY_SETTING_DEFAULTS,
+  GLOBAL_SETTING_DEFAULTS,
+  type CompanySettingKey,
+} from '@atende/shared';
 import { SettingEntity, type Setting } from './setting.entity.js';
 
 /** The platform company holds the global settings (allowregister, viewregister, trial). */
@@ -44,6 +48,16 @@ export class SettingsService {
 
   async get(companyId: number, key: string): Promise<string | undefined> {
     return (await this.list(companyId)).find((s) => s.key === key)?.value;
+  }
+
+  /** A company setting, or its default when the company never set it. */
+  async value(companyId: number, key: CompanySettingKey): Promise<string> {
+    return (await this.get(companyId, key)) ?? COMPANY_SETTING_DEFAULTS[key];
+  }
+
+  /** Whether a company's switch is on (`enabled`), by its default when never set. */
+  async enabled(companyId: number, key: CompanySettingKey): Promise<boolean> {
+    return (await this.value(companyId, key)) === 'enabled';
   }
 
   async getGlobal(key: keyof typeof GLOBAL_SETTING_DEFAULTS): Promise<string> {
