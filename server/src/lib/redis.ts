@@ -37,6 +37,9 @@ function onPath(cmd: string): boolean {
   });
 }
 
+/** How long a private redis-server may take to answer. */
+const REDIS_START_MS = 20_000;
+
 /**
  * Makes sure Redis answers at `url`. When it does not and `redis-server` is on the PATH, a
  * private one is started under `$DATA_DIR/redis` (append-only, so queued jobs survive restarts).
@@ -70,7 +73,11 @@ export async function ensureRedis(
     ],
     { stdio: 'ignore' },
   );
-  for (let i = 0; i < 50; i++) {
+  let exited = false;
+  child.once('exit', () => (exited = true));
+  // A busy machine can take seconds to start it; a server that exits (port taken) ends the wait.
+  const deadline = Date.now() + REDIS_START_MS;
+  while (!exited && Date.now() < deadline) {
     if (await redisAnswers(url)) {
       logger.info({ dir, url }, 'private redis-server started');
       return { stop: () => child.kill('SIGTERM') };
