@@ -51,18 +51,8 @@ export function setSendClock(app: AppContext, clock: SendClock | undefined): voi
   else clocks.delete(app);
 }
 
-interface Row {
-  companyId: number;
-  policy: unknown;
-  startedAt: Date;
-  lastBulkAt: Date | null;
-  jitterMs: number;
-  sinceLongPause: number;
-  day: string | null;
-  dailyCount: number;
-  failures: number;
-  breakerUntil: Date | null;
-}
+/** A send_governor row: the connection's state plus its company and policy overrides. */
+type Row = GovernorState & { companyId: number; policy: unknown };
 
 const stateOf = (row: Row): GovernorState => ({
   startedAt: new Date(row.startedAt),
