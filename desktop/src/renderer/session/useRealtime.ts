@@ -6,7 +6,7 @@ import { create } from 'zustand';
 import { getPlatform } from '../platform';
 import { toast } from '../ui/toast';
 import { currentLanguage } from '../ui/useErrorToast';
-import { RealtimeSession, type ChangesAnswer } from './realtime';
+import { RealtimeSession } from './realtime';
 import { api, useSession } from './store';
 
 /** After the auth event the page reloads 1 s later (core §4). */
@@ -40,7 +40,9 @@ export function useRealtimeConnection(): void {
       onSessionEnded: () => useSession.getState().clear(),
       onProtocolMismatch: () =>
         toast.error(ERRORS.ERR_PROTOCOL_VERSION.text[currentLanguage(i18n.language)]),
-      fetchChanges: (after) => api.get<ChangesAnswer>('/sync/changes', { query: { after } }),
+      // The raw answer: the shared feed reader checks it (readFeed in shared/src/events).
+      fetchChanges: (after, limit) =>
+        api.get<unknown>('/sync/changes', { query: { after, limit } }),
       onResync: () => useRealtime.setState((s) => ({ resyncEpoch: s.resyncEpoch + 1 })),
     });
     useRealtime.setState({ session });
