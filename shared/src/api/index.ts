@@ -10,3 +10,4 @@ export * from './tickets.js';
 export * from './queues.js';
 export * from './quick-messages.js';
 export * from './whatsapps.js';
+export * from './invoices.js';
