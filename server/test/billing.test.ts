@@ -36,6 +36,7 @@ import {
   billingProviderView,
   saveBillingProvider,
 } from '../src/modules/billing/provider-config.js';
+import { chargeCheckJobs, CHECK_FIRST_MS } from '../src/modules/billing/reconcile.js';
 import { changedTables, fingerprint } from './db-snapshot.js';
 import { createCompanyWithAdmin } from './fixtures.js';
 import { startTestServer, testConfig, type Session, type TestServer } from './harness.js';
@@ -695,5 +696,49 @@ describe('Asaas (against a local stand-in of its API)', () => {
     for (const secret of [asaas.apiKey, '$aact_wrong_key_0123456789', webhookToken]) {
       expect(text).not.toContain(secret);
     }
+  });
+  it('a payment whose webhook never came is found by the charge check, once', async () => {
+    clock = Date.now();
+    const { c, invoice, paymentId } = await charged();
+    const waiting = await charged();
+    const socket = await listening(c);
+    const before = await dueDateOf(c.companyId);
+    asaas.receive(paymentId);
+    const checkOf = async (invoiceId: number) =>
+      (
+        await q<{ dueAt: Date; firedAt: Date | null }>(
+          `SELECT d."dueAt", d."firedAt" FROM durable_jobs d
+             JOIN invoice_charges ch ON d.key = 'charge:' || ch.id
+            WHERE d.kind = 'billing-charge-check' AND ch."invoiceId" = $1`,
+          [invoiceId],
+        )
+      )[0];
+    // Armed at the checkout, CHECK_FIRST_MS later by the billing clock.
+    expect(new Date((await checkOf(invoice.id))!.dueAt).getTime()).toBe(clock + CHECK_FIRST_MS);
+
+    // Not due yet: nothing is asked.
+    const reads = asaas.calls.filter((x) => x === `GET /v3/payments/${paymentId}`).length;
+    await sweepDurable(server.app, chargeCheckJobs);
+    expect(asaas.calls.filter((x) => x === `GET /v3/payments/${paymentId}`)).toHaveLength(reads);
+    expect(await dueDateOf(c.companyId)).toBe(before);
+
+    // Due: the check re-reads the charge and applies it (this sweep or the worker's own).
+    clock = Date.now() + CHECK_FIRST_MS + 60_000;
+    await sweepDurable(server.app, chargeCheckJobs);
+    await waitFor(async () => (await dueDateOf(c.companyId)) === addMonths(before, 1));
+    expect((await invoicesOf(c.companyId))[0]!.status).toBe('paid');
+    await eventually(() => paymentEvents(socket).length === 1);
+    // The paid charge's check is done; the unpaid one looks again later.
+    await waitFor(async () => (await checkOf(invoice.id))?.firedAt != null);
+    await waitFor(
+      async () => new Date((await checkOf(waiting.invoice.id))!.dueAt).getTime() > clock,
+    );
+    expect((await invoicesOf(waiting.c.companyId))[0]!.status).toBe('open');
+
+    // The webhook arriving late counts nothing more.
+    expect((await deliver(asaas.event('PAYMENT_RECEIVED', paymentId))).outcome).toBe('duplicate');
+    expect(await paymentsOf(c.companyId)).toHaveLength(1);
+    expect(await dueDateOf(c.companyId)).toBe(addMonths(before, 1));
+    clock = Date.now();
   });
 });

@@ -10,6 +10,7 @@ import { CompanyEntity } from '../companies/company.entity.js';
 import { billingNow } from './clock.js';
 import { InvoiceEntity } from './entities.js';
 import { activeProvider } from './provider-config.js';
+import { scheduleChargeCheck } from './reconcile.js';
 
 export async function checkoutInvoice(
   app: AppContext,
@@ -18,7 +19,8 @@ export async function checkoutInvoice(
 ): Promise<SubscriptionAnswer> {
   const provider = await activeProvider(app);
   if (!provider) throw new AppError('ERR_BILLING_NOT_CONFIGURED');
-  return app.ds.transaction(async (tx) => {
+  let armCheck: (() => Promise<void>) | undefined;
+  const answer = await app.ds.transaction(async (tx) => {
     // The invoice row stays locked while the provider is asked: two checkouts at once make one
     // charge, and a payment for it waits until the charge is stored.
     const invoice = await scope
@@ -47,9 +49,9 @@ export async function checkoutInvoice(
       company,
       today: localDay(billingNow(), DEFAULT_TIME_ZONE),
     });
-    await tx.query(
+    const [stored] = (await tx.query(
       `INSERT INTO invoice_charges ("companyId", "invoiceId", provider, "providerChargeId", amount, "brCode")
-       VALUES ($1, $2, $3, $4, $5, $6)`,
+       VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
       [
         scope.companyId,
         invoice.id,
@@ -58,7 +60,13 @@ export async function checkoutInvoice(
         invoice.value,
         charge.brCode,
       ],
-    );
+    )) as { id: number }[];
+    // A provider that can be asked again is asked again, in case its webhook never comes.
+    if (provider.readCharge) {
+      armCheck = (await scheduleChargeCheck(app, stored!.id, scope.companyId, tx)).trigger;
+    }
     return answer(charge.brCode, charge.imageBase64);
   });
+  await armCheck?.();
+  return answer;
 }

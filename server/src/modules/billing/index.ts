@@ -3,10 +3,11 @@
 import { workerStarters, type WorkerStarter } from '../../jobs/bullmq.js';
 import { startDurableJobs } from '../../jobs/durable.js';
 import { ensureInvoiceJob, invoiceJobs } from './invoices.js';
+import { chargeCheckJobs } from './reconcile.js';
 
 export const startBilling: WorkerStarter = async (app) => {
   await ensureInvoiceJob(app);
-  return startDurableJobs(app, invoiceJobs);
+  return startDurableJobs(app, [...invoiceJobs, ...chargeCheckJobs]);
 };
 
 if (!workerStarters.includes(startBilling)) workerStarters.push(startBilling);
