@@ -239,6 +239,12 @@ export const ERRORS = {
     'Invalid or expired token.',
     'Token inválido o expirado.',
   ),
+  ERR_PLAN_FEATURE_DISABLED: entry(
+    403,
+    'Este recurso não está disponível no plano da sua empresa.',
+    'This feature is not available in your company’s plan.',
+    'Esta función no está disponible en el plan de su empresa.',
+  ),
   ERR_PLAN_LIMIT_USERS: entry(
     403,
     'Limite de usuários do plano atingido.',
