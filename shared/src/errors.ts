@@ -515,6 +515,55 @@ export const ERRORS = {
     'Unsupported request body encoding.',
     'Codificación del cuerpo de la solicitud no admitida.',
   ),
+  // billing (issue 15)
+  ERR_NO_INVOICE_FOUND: entry(
+    404,
+    'Fatura não encontrada.',
+    'Invoice not found.',
+    'Factura no encontrada.',
+  ),
+  ERR_INVOICE_ALREADY_PAID: entry(
+    409,
+    'Esta fatura já está paga.',
+    'This invoice is already paid.',
+    'Esta factura ya está pagada.',
+  ),
+  ERR_PAYMENT_BELOW_INVOICE: entry(
+    400,
+    'O valor pago é menor que o valor da fatura.',
+    'The amount paid is less than the invoice.',
+    'El monto pagado es menor que el de la factura.',
+  ),
+  ERR_WEBHOOK_UNAUTHORIZED: entry(
+    401,
+    'Notificação de pagamento não autenticada.',
+    'Payment notification not authenticated.',
+    'Notificación de pago no autenticada.',
+  ),
+  ERR_BILLING_NOT_CONFIGURED: entry(
+    409,
+    'O recebimento por Pix ainda não foi configurado. Fale com o suporte.',
+    'Pix payments are not set up yet. Contact support.',
+    'El cobro por Pix aún no está configurado. Contacte al soporte.',
+  ),
+  ERR_BILLING_INVALID_SETTINGS: entry(
+    400,
+    'Configuração de pagamento inválida: {{reason}}.',
+    'Invalid payment settings: {{reason}}.',
+    'Configuración de pago inválida: {{reason}}.',
+  ),
+  ERR_BILLING_DOCUMENT_REQUIRED: entry(
+    400,
+    'Informe o CPF ou CNPJ da empresa para gerar a cobrança.',
+    "Enter the company's CPF or CNPJ to create the charge.",
+    'Informe el CPF o CNPJ de la empresa para generar el cobro.',
+  ),
+  ERR_BILLING_PROVIDER: entry(
+    502,
+    'O provedor de pagamentos não respondeu como esperado. Tente novamente em instantes.',
+    'The payment provider did not answer as expected. Try again shortly.',
+    'El proveedor de pagos no respondió como se esperaba. Inténtelo de nuevo en breve.',
+  ),
 } as const satisfies Record<string, ErrorEntry>;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -13,3 +13,4 @@ export * from './quick-messages.js';
 export * from './whatsapps.js';
 export * from './tags.js';
 export * from './routes.js';
+export * from './invoices.js';
