@@ -11,3 +11,4 @@ export * from './password.js';
 export * from './invoice.js';
 export * from './template.js';
 export * from './formatting.js';
+export * from './automation.js';
