@@ -196,7 +196,7 @@ describe('Typebot: a whole flow against the stand-in', () => {
   it('rich-text answers (older servers) convert too', async () => {
     const { standin } = await setup([{ text: 'linha 1\nlinha 2' }]);
     const res = await fetch(`${standin.url}/api/v1/typebots/loja-bot/startChat`, { method: 'POST', body: '{}' });
-    const answer = await res.json();
+    const answer = (await res.json()) as any;
     expect(renderAnswer(answer, 1000).items).toEqual([{ kind: 'text', text: 'linha 1\nlinha 2', delayMs: 0 }]);
   });
 });
