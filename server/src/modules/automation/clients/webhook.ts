@@ -89,11 +89,11 @@ export function webhookKey(secret: string): Result<Buffer> {
 const signature = (key: Buffer, id: string, timestamp: number, body: string): string =>
   createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64');
 
-export interface SignedHeaders {
+export type SignedHeaders = {
   'webhook-id': string;
   'webhook-timestamp': string;
   'webhook-signature': string;
-}
+};
 
 /** The three Standard Webhooks headers for `body` (the exact bytes that will be sent). */
 export function signWebhook(key: Buffer, id: string, timestampS: number, body: string): SignedHeaders {
