@@ -26,9 +26,9 @@ export type Result<T> = { ok: true; value: T } | ClientFailure;
 export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
 
 /**
- * A failure whose message has every given secret (and every 8+ character slice of a secret
- * that looks like a key) replaced with `[redacted]`, so no code path can leak one by echoing
- * a provider's text.
+ * A failure whose message has every given secret replaced with `[redacted]` (and, for a
+ * key-like secret, its first 8 characters), so no code path can leak one by echoing a
+ * provider's text.
  */
 export function failure(
   service: Service,
@@ -47,7 +47,7 @@ export function redact(text: string, secrets: readonly string[]): string {
     if (secret.length < 4) continue;
     out = out.split(secret).join('[redacted]');
     // Providers often echo a key partly masked ("sk-abcd****wxyz"): drop its leading part too.
-    if (secret.length >= 16) out = out.split(secret.slice(0, 8)).join('[redacted]');
+    if (secret.length >= 16 && /^[\w.+=-]+$/.test(secret)) out = out.split(secret.slice(0, 8)).join('[redacted]');
   }
   return out;
 }

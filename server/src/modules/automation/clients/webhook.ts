@@ -188,6 +188,15 @@ export interface Delivered {
 
 const DEFAULT_TIMEOUT_MS = 15_000;
 
+const urlSecrets = (url: string): string[] => {
+  try {
+    const { pathname, search } = new URL(url);
+    return [pathname + search, pathname, search.slice(1)].filter((part) => part.length > 1);
+  } catch {
+    return [];
+  }
+};
+
 /** One attempt: the signed POST. A non-2xx status, network error or timeout is the failure. */
 export async function deliverWebhook(delivery: Delivery): Promise<Result<Delivered>> {
   const key = webhookKey(delivery.secret);
@@ -203,7 +212,8 @@ export async function deliverWebhook(delivery: Delivery): Promise<Result<Deliver
     },
     body,
     timeoutMs: delivery.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-    secrets: [delivery.secret, delivery.url],
+    // The URL's path and query are often the receiver's only secret (n8n webhook paths).
+    secrets: [delivery.secret, delivery.url, ...urlSecrets(delivery.url)],
   };
   const sent = await send(call);
   if (!sent.ok) return sent;
