@@ -84,7 +84,12 @@ const schema = z
     /** Former SECRETS_KEY values, comma-separated, still accepted for reading during a rotation. */
     SECRETS_KEY_PREVIOUS: z
       .string()
-      .transform((v) => v.split(',').map((k) => k.trim()).filter(Boolean))
+      .transform((v) =>
+        v
+          .split(',')
+          .map((k) => k.trim())
+          .filter(Boolean),
+      )
       .pipe(z.array(z.string().min(32)))
       .optional(),
   })

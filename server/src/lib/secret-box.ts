@@ -56,7 +56,11 @@ export function createSecretBox(current: string, previous: readonly string[] = [
       if (parts.length !== 5 || parts[0] !== VERSION) throw new SecretBoxError('malformed');
       const key = keys.get(parts[1]!);
       if (!key) throw new SecretBoxError('unknown key');
-      const [iv, tag, data] = parts.slice(2).map((p) => Buffer.from(p, 'base64url')) as [Buffer, Buffer, Buffer];
+      const [iv, tag, data] = parts.slice(2).map((p) => Buffer.from(p, 'base64url')) as [
+        Buffer,
+        Buffer,
+        Buffer,
+      ];
       if (iv.length !== 12 || tag.length !== 16) throw new SecretBoxError('malformed');
       try {
         const decipher = createDecipheriv('aes-256-gcm', key.bytes, iv);

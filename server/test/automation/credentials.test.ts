@@ -43,11 +43,19 @@ describe('credentials at rest', () => {
     const stored = storeCredential(box, ownerA, apiKey);
     const parts = stored.sealed.split('.');
     const flipped = parts[4]!.startsWith('A') ? `B${parts[4]!.slice(1)}` : `A${parts[4]!.slice(1)}`;
-    expect(() => box.open([...parts.slice(0, 4), flipped].join('.'), 'atende:credential:v1:company=1:prompt:apiKey')).toThrow(SecretBoxError);
+    expect(() =>
+      box.open(
+        [...parts.slice(0, 4), flipped].join('.'),
+        'atende:credential:v1:company=1:prompt:apiKey',
+      ),
+    ).toThrow(SecretBoxError);
     expect(() => box.open('v1.x.y', 'c')).toThrow('sealed secret malformed');
-    expect(() => createSecretBox('z'.repeat(40)).open(stored.sealed, 'atende:credential:v1:company=1:prompt:apiKey')).toThrow(
-      'sealed secret unknown key',
-    );
+    expect(() =>
+      createSecretBox('z'.repeat(40)).open(
+        stored.sealed,
+        'atende:credential:v1:company=1:prompt:apiKey',
+      ),
+    ).toThrow('sealed secret unknown key');
   });
 
   it('rotation: the previous key still opens old values, which report themselves as not current', () => {
@@ -59,21 +67,43 @@ describe('credentials at rest', () => {
   });
 
   it('what clients see: set and last 4 only; short values show no characters', () => {
-    expect(credentialView(storeCredential(box, ownerA, apiKey))).toEqual({ set: true, last4: '4b8a', masked: '••••4b8a' });
-    expect(credentialView(storeCredential(box, ownerA, 'short-key'))).toEqual({ set: true, last4: null, masked: '••••' });
+    expect(credentialView(storeCredential(box, ownerA, apiKey))).toEqual({
+      set: true,
+      last4: '4b8a',
+      masked: '••••4b8a',
+    });
+    expect(credentialView(storeCredential(box, ownerA, 'short-key'))).toEqual({
+      set: true,
+      last4: null,
+      masked: '••••',
+    });
     expect(credentialView(null)).toEqual({ set: false, last4: null, masked: '' });
     // A service account shows the end of its key id, not of its JSON.
     const json = JSON.stringify({ private_key_id: '0123456789abcdef9f3e', private_key: '...' });
-    expect(storeCredential(box, { ...ownerA, kind: 'integration', field: 'serviceAccount' }, json, '0123456789abcdef9f3e').last4).toBe('9f3e');
+    expect(
+      storeCredential(
+        box,
+        { ...ownerA, kind: 'integration', field: 'serviceAccount' },
+        json,
+        '0123456789abcdef9f3e',
+      ).last4,
+    ).toBe('9f3e');
   });
 
   it('config: SECRETS_KEY at least 32 characters; previous keys comma-separated; unset derives from JWT_SECRET', () => {
     expect(() => loadConfig({ SECRETS_KEY: 'short' })).toThrow(/SECRETS_KEY/);
-    const config = loadConfig({ SECRETS_KEY: 'a'.repeat(32), SECRETS_KEY_PREVIOUS: `${'b'.repeat(32)}, ${'c'.repeat(40)}` });
+    const config = loadConfig({
+      SECRETS_KEY: 'a'.repeat(32),
+      SECRETS_KEY_PREVIOUS: `${'b'.repeat(32)}, ${'c'.repeat(40)}`,
+    });
     expect(config.SECRETS_KEY_PREVIOUS).toEqual(['b'.repeat(32), 'c'.repeat(40)]);
     const derived = secretBoxFromConfig(loadConfig({ JWT_SECRET: 'j'.repeat(32) }));
     const sealed = derived.seal('x', 'ctx');
-    expect(secretBoxFromConfig(loadConfig({ JWT_SECRET: 'j'.repeat(32) })).open(sealed, 'ctx')).toBe('x');
-    expect(() => secretBoxFromConfig(loadConfig({ JWT_SECRET: 'k'.repeat(32) })).open(sealed, 'ctx')).toThrow(SecretBoxError);
+    expect(
+      secretBoxFromConfig(loadConfig({ JWT_SECRET: 'j'.repeat(32) })).open(sealed, 'ctx'),
+    ).toBe('x');
+    expect(() =>
+      secretBoxFromConfig(loadConfig({ JWT_SECRET: 'k'.repeat(32) })).open(sealed, 'ctx'),
+    ).toThrow(SecretBoxError);
   });
 });

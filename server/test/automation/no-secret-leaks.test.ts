@@ -1,9 +1,16 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDialogflowClient, parseServiceAccount } from '../../src/modules/automation/clients/dialogflow.js';
+import {
+  createDialogflowClient,
+  parseServiceAccount,
+} from '../../src/modules/automation/clients/dialogflow.js';
 import { createOpenAiClient } from '../../src/modules/automation/clients/openai.js';
 import { createTypebotClient } from '../../src/modules/automation/clients/typebot.js';
-import { buildWebhookPayload, deliverWebhook, generateWebhookSecret } from '../../src/modules/automation/clients/webhook.js';
+import {
+  buildWebhookPayload,
+  deliverWebhook,
+  generateWebhookSecret,
+} from '../../src/modules/automation/clients/webhook.js';
 import { startDialogflowStandin } from '../standins/dialogflow.js';
 import { startStandin, type Standin } from '../standins/server.js';
 
@@ -17,7 +24,13 @@ beforeAll(async () => {
   echo = await startStandin((request) => ({
     status: 400,
     body: {
-      error: { message: `${request.path} ${JSON.stringify(request.headers)} ${request.body.toString('utf8')}`.slice(0, 190) },
+      error: {
+        message:
+          `${request.path} ${JSON.stringify(request.headers)} ${request.body.toString('utf8')}`.slice(
+            0,
+            190,
+          ),
+      },
     },
   }));
 });
@@ -42,7 +55,11 @@ describe('no client failure carries a credential', () => {
 
   it('Typebot: the bearer token echoed back is redacted', async () => {
     const token = 'tbt_3f9a1c7e5b2d4a6c8e0f1a3b5c7d9e1f';
-    const result = await createTypebotClient({ baseUrl: echo.url, publicId: 'bot', apiToken: token }).startChat();
+    const result = await createTypebotClient({
+      baseUrl: echo.url,
+      publicId: 'bot',
+      apiToken: token,
+    }).startChat();
     expect(result).toMatchObject({ ok: false, code: 'ERR_INTEGRATION_REJECTED' });
     expectClean(result, [token]);
   });
@@ -97,7 +114,15 @@ describe('no client failure carries a credential', () => {
       integrationId: 1,
       ticket: { id: 1, uuid: 'u', status: 'open', queueId: null, userId: null, whatsappId: null },
       contact: { id: 1, name: 'n', number: '1' },
-      message: { id: 1, wid: 'w', fromMe: false, body: 'oi', mediaType: 'chat', mediaUrl: null, createdAt: new Date() },
+      message: {
+        id: 1,
+        wid: 'w',
+        fromMe: false,
+        body: 'oi',
+        mediaType: 'chat',
+        mediaUrl: null,
+        createdAt: new Date(),
+      },
     });
     const result = await deliverWebhook({ url, secret, payload, expectReply: false });
     expect(result).toMatchObject({ ok: false, code: 'ERR_INTEGRATION_REJECTED' });
@@ -110,8 +135,12 @@ describe('no client failure carries a credential', () => {
 describe('redact', () => {
   it('whole secrets, the start of key-like ones, never the origin of a URL secret', async () => {
     const { redact } = await import('../../src/modules/automation/clients/result.js');
-    expect(redact('key sk-abcdefgh12345678 and sk-abcdef**5678', ['sk-abcdefgh12345678'])).toBe('key [redacted] and [redacted]f**5678');
-    expect(redact('http://127.0.0.1:9/hook answered', ['http://127.0.0.1:9/hook/x', '/hook/x'])).toBe('http://127.0.0.1:9/hook answered');
+    expect(redact('key sk-abcdefgh12345678 and sk-abcdef**5678', ['sk-abcdefgh12345678'])).toBe(
+      'key [redacted] and [redacted]f**5678',
+    );
+    expect(
+      redact('http://127.0.0.1:9/hook answered', ['http://127.0.0.1:9/hook/x', '/hook/x']),
+    ).toBe('http://127.0.0.1:9/hook answered');
     expect(redact('abc', ['abc'])).toBe('abc');
   });
 });

@@ -25,14 +25,27 @@ const client = (over: Partial<Parameters<typeof createOpenAiClient>[0]> = {}) =>
 const turns = (text: string) =>
   buildHistory({
     systemPrompt: 'Você atende a loja.',
-    messages: [{ id: 1, fromMe: true, body: 'Olá!', mediaType: 'chat', createdAt: '2026-01-01T10:00:00Z' }],
-    current: { id: 2, fromMe: false, body: text, mediaType: 'chat', createdAt: '2026-01-01T10:01:00Z' },
+    messages: [
+      { id: 1, fromMe: true, body: 'Olá!', mediaType: 'chat', createdAt: '2026-01-01T10:00:00Z' },
+    ],
+    current: {
+      id: 2,
+      fromMe: false,
+      body: text,
+      mediaType: 'chat',
+      createdAt: '2026-01-01T10:01:00Z',
+    },
     maxMessages: 10,
   });
 
 describe('OpenAI-compatible client: chat completions', () => {
   it('sends the history and the strict schema, and parses reply, action and usage', async () => {
-    const result = await client().complete({ turns: turns('Qual o horário?'), maxTokens: 100, temperature: 1, queues });
+    const result = await client().complete({
+      turns: turns('Qual o horário?'),
+      maxTokens: 100,
+      temperature: 1,
+      queues,
+    });
     expect(result).toEqual({
       ok: true,
       value: {
@@ -49,20 +62,42 @@ describe('OpenAI-compatible client: chat completions', () => {
     ]);
     expect(sent.max_completion_tokens).toBe(100);
     expect(sent.temperature).toBe(1);
-    expect(sent.response_format.json_schema.schema.properties.action.anyOf[1].properties.queueId.enum).toEqual([7, 9]);
+    expect(
+      sent.response_format.json_schema.schema.properties.action.anyOf[1].properties.queueId.enum,
+    ).toEqual([7, 9]);
   });
 
   it('a transfer names an offered queue; close ends; without queues there is no transfer', async () => {
-    const transfer = await client().complete({ turns: turns('quero um atendente'), maxTokens: 100, temperature: 1, queues });
+    const transfer = await client().complete({
+      turns: turns('quero um atendente'),
+      maxTokens: 100,
+      temperature: 1,
+      queues,
+    });
     expect(transfer.ok && transfer.value.answer.action).toEqual({ type: 'transfer', queueId: 7 });
-    const close = await client().complete({ turns: turns('tchau'), maxTokens: 100, temperature: 1, queues });
+    const close = await client().complete({
+      turns: turns('tchau'),
+      maxTokens: 100,
+      temperature: 1,
+      queues,
+    });
     expect(close.ok && close.value.answer.action).toEqual({ type: 'close' });
-    const none = await client().complete({ turns: turns('quero um atendente'), maxTokens: 100, temperature: 1, queues: [] });
+    const none = await client().complete({
+      turns: turns('quero um atendente'),
+      maxTokens: 100,
+      temperature: 1,
+      queues: [],
+    });
     expect(none.ok && none.value.answer.action).toEqual({ type: 'none' });
   });
 
   it('max_tokens for servers that know only that field', async () => {
-    await client({ tokenLimitField: 'max_tokens' }).complete({ turns: turns('oi'), maxTokens: 42, temperature: 0.5, queues });
+    await client({ tokenLimitField: 'max_tokens' }).complete({
+      turns: turns('oi'),
+      maxTokens: 42,
+      temperature: 0.5,
+      queues,
+    });
     const sent = JSON.parse(standin.received.at(-1)!.body.toString());
     expect(sent.max_tokens).toBe(42);
     expect(sent.max_completion_tokens).toBeUndefined();
@@ -71,7 +106,11 @@ describe('OpenAI-compatible client: chat completions', () => {
   it('a server without usage answers usage null', async () => {
     const bare = await startOpenAiStandin({ apiKey: KEY, omitUsage: true });
     try {
-      const result = await createOpenAiClient({ baseUrl: bare.baseUrl, apiKey: KEY, model: 'gpt-test' }).complete({
+      const result = await createOpenAiClient({
+        baseUrl: bare.baseUrl,
+        apiKey: KEY,
+        model: 'gpt-test',
+      }).complete({
         turns: turns('oi'),
         maxTokens: 100,
         temperature: 1,
@@ -85,35 +124,55 @@ describe('OpenAI-compatible client: chat completions', () => {
 
   it.each([
     ['not JSON', 'Claro! Posso ajudar.', /not JSON/],
-    ['off schema', JSON.stringify({ reply: 'oi', action: { type: 'escalate' } }), /does not fit the schema \(action/],
-    ['unoffered queue', JSON.stringify({ reply: 'oi', action: { type: 'transfer', queueId: 99 } }), /queue 99/],
+    [
+      'off schema',
+      JSON.stringify({ reply: 'oi', action: { type: 'escalate' } }),
+      /does not fit the schema \(action/,
+    ],
+    [
+      'unoffered queue',
+      JSON.stringify({ reply: 'oi', action: { type: 'transfer', queueId: 99 } }),
+      /queue 99/,
+    ],
     ['no content', null, /no content/],
     ['refusal', { refusal: 'I cannot help with that.' }, /refused/],
     ['cut by maxTokens', { truncated: '{"reply": "Olá, tudo b' }, /cut at 100 tokens/],
-  ] as const)('a malformed answer (%s) is a typed BAD_ANSWER failure', async (_name, content, message) => {
-    const odd = await startOpenAiStandin({ apiKey: KEY, content: () => content as any });
-    try {
-      const result = await createOpenAiClient({ baseUrl: odd.baseUrl, apiKey: KEY, model: 'gpt-test' }).complete({
-        turns: turns('oi'),
-        maxTokens: 100,
-        temperature: 1,
-        queues,
-      });
-      expect(result.ok).toBe(false);
-      if (result.ok) return;
-      expect(result.code).toBe('ERR_INTEGRATION_BAD_ANSWER');
-      expect(result.service).toBe('openai');
-      expect(result.message).toMatch(message);
-    } finally {
-      await odd.close();
-    }
-  });
+  ] as const)(
+    'a malformed answer (%s) is a typed BAD_ANSWER failure',
+    async (_name, content, message) => {
+      const odd = await startOpenAiStandin({ apiKey: KEY, content: () => content as any });
+      try {
+        const result = await createOpenAiClient({
+          baseUrl: odd.baseUrl,
+          apiKey: KEY,
+          model: 'gpt-test',
+        }).complete({
+          turns: turns('oi'),
+          maxTokens: 100,
+          temperature: 1,
+          queues,
+        });
+        expect(result.ok).toBe(false);
+        if (result.ok) return;
+        expect(result.code).toBe('ERR_INTEGRATION_BAD_ANSWER');
+        expect(result.service).toBe('openai');
+        expect(result.message).toMatch(message);
+      } finally {
+        await odd.close();
+      }
+    },
+  );
 });
 
 describe('OpenAI-compatible client: errors never carry the key', () => {
   it('a bad key is ERR_INTEGRATION_AUTH, and the echoed key is not in the failure', async () => {
     const wrong = 'sk-wrong-9d8c7b6a5f4e3d2c1b0a9f8e7d6c5b4a';
-    const result = await client({ apiKey: wrong }).complete({ turns: turns('oi'), maxTokens: 100, temperature: 1, queues });
+    const result = await client({ apiKey: wrong }).complete({
+      turns: turns('oi'),
+      maxTokens: 100,
+      temperature: 1,
+      queues,
+    });
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.code).toBe('ERR_INTEGRATION_AUTH');
@@ -122,7 +181,9 @@ describe('OpenAI-compatible client: errors never carry the key', () => {
     expect(JSON.stringify(result)).not.toContain(wrong);
     expect(JSON.stringify(result)).not.toContain(wrong.slice(0, 8));
     // The stand-in really did echo it: the redaction, not luck, keeps it out.
-    const answered = await fetch(`${standin.baseUrl}/models`, { headers: { authorization: `Bearer ${wrong}` } });
+    const answered = await fetch(`${standin.baseUrl}/models`, {
+      headers: { authorization: `Bearer ${wrong}` },
+    });
     expect(await answered.text()).toContain(wrong);
   });
 
@@ -142,7 +203,12 @@ describe('OpenAI-compatible client: errors never carry the key', () => {
       return { status: 200, body: {} };
     });
     try {
-      const result = await createOpenAiClient({ baseUrl: silent.url, apiKey: KEY, model: 'm', timeoutMs: 200 }).complete({
+      const result = await createOpenAiClient({
+        baseUrl: silent.url,
+        apiKey: KEY,
+        model: 'm',
+        timeoutMs: 200,
+      }).complete({
         turns: turns('oi'),
         maxTokens: 10,
         temperature: 1,
@@ -160,7 +226,11 @@ describe('OpenAI-compatible client: errors never carry the key', () => {
     const gone = await startStandin(() => ({ status: 200 }));
     const goneUrl = gone.url;
     await gone.close();
-    const unreachable = await createOpenAiClient({ baseUrl: goneUrl, apiKey: KEY, model: 'm' }).check();
+    const unreachable = await createOpenAiClient({
+      baseUrl: goneUrl,
+      apiKey: KEY,
+      model: 'm',
+    }).check();
     expect(!unreachable.ok && unreachable.code).toBe('ERR_INTEGRATION_UNREACHABLE');
 
     const limited = await startStandin(() => ({
@@ -168,11 +238,27 @@ describe('OpenAI-compatible client: errors never carry the key', () => {
       headers: { 'retry-after': '7' },
       body: { error: { message: 'You exceeded your current quota' } },
     }));
-    const failing = await startStandin(() => ({ status: 500, body: { error: { message: 'boom' } } }));
+    const failing = await startStandin(() => ({
+      status: 500,
+      body: { error: { message: 'boom' } },
+    }));
     try {
-      const r429 = await createOpenAiClient({ baseUrl: limited.url, apiKey: KEY, model: 'm' }).check();
-      expect(r429).toMatchObject({ ok: false, code: 'ERR_INTEGRATION_RATE_LIMITED', status: 429, retryAfterMs: 7000 });
-      const r500 = await createOpenAiClient({ baseUrl: failing.url, apiKey: KEY, model: 'm' }).check();
+      const r429 = await createOpenAiClient({
+        baseUrl: limited.url,
+        apiKey: KEY,
+        model: 'm',
+      }).check();
+      expect(r429).toMatchObject({
+        ok: false,
+        code: 'ERR_INTEGRATION_RATE_LIMITED',
+        status: 429,
+        retryAfterMs: 7000,
+      });
+      const r500 = await createOpenAiClient({
+        baseUrl: failing.url,
+        apiKey: KEY,
+        model: 'm',
+      }).check();
       expect(r500).toMatchObject({ ok: false, code: 'ERR_INTEGRATION_UNAVAILABLE', status: 500 });
     } finally {
       await limited.close();
@@ -182,9 +268,16 @@ describe('OpenAI-compatible client: errors never carry the key', () => {
 
   it('a redirect is refused, not followed', async () => {
     const target = await startOpenAiStandin({ apiKey: KEY });
-    const redirecting = await startStandin(() => ({ status: 307, headers: { location: `${target.baseUrl}/models` } }));
+    const redirecting = await startStandin(() => ({
+      status: 307,
+      headers: { location: `${target.baseUrl}/models` },
+    }));
     try {
-      const result = await createOpenAiClient({ baseUrl: redirecting.url, apiKey: KEY, model: 'gpt-test' }).check();
+      const result = await createOpenAiClient({
+        baseUrl: redirecting.url,
+        apiKey: KEY,
+        model: 'gpt-test',
+      }).check();
       expect(!result.ok && result.code).toBe('ERR_INTEGRATION_UNREACHABLE');
       expect(!result.ok && result.message).toMatch(/redirect refused/);
       expect(target.received).toHaveLength(0);
@@ -199,11 +292,29 @@ describe('OpenAI-compatible client: audio', () => {
   it('transcribes a voice note sent as multipart', async () => {
     const { stdout } = await run(
       'ffmpeg',
-      ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'sine=frequency=300:duration=0.4', '-c:a', 'libopus', '-f', 'ogg', 'pipe:1'],
+      [
+        '-hide_banner',
+        '-loglevel',
+        'error',
+        '-f',
+        'lavfi',
+        '-i',
+        'sine=frequency=300:duration=0.4',
+        '-c:a',
+        'libopus',
+        '-f',
+        'ogg',
+        'pipe:1',
+      ],
       { encoding: 'buffer' },
     );
     standin.knowAudio(stdout, 'quero saber do meu pedido');
-    const result = await client().transcribe({ audio: stdout, fileName: 'nota.ogg', mimeType: 'audio/ogg', language: 'pt' });
+    const result = await client().transcribe({
+      audio: stdout,
+      fileName: 'nota.ogg',
+      mimeType: 'audio/ogg',
+      language: 'pt',
+    });
     expect(result).toEqual({ ok: true, value: 'quero saber do meu pedido' });
     const form = await new Response(new Uint8Array(standin.received.at(-1)!.body), {
       headers: { 'content-type': String(standin.received.at(-1)!.headers['content-type']) },
@@ -214,7 +325,11 @@ describe('OpenAI-compatible client: audio', () => {
   });
 
   it('unknown audio is the server refusing it (REJECTED)', async () => {
-    const result = await client().transcribe({ audio: new Uint8Array([1, 2, 3]), fileName: 'x.ogg', mimeType: 'audio/ogg' });
+    const result = await client().transcribe({
+      audio: new Uint8Array([1, 2, 3]),
+      fileName: 'x.ogg',
+      mimeType: 'audio/ogg',
+    });
     expect(!result.ok && result.code).toBe('ERR_INTEGRATION_REJECTED');
   });
 

@@ -45,7 +45,11 @@ afterEach(async () => {
 async function setup(steps: Step[] = flow, apiToken?: string) {
   const standin = await startTypebotStandin({ publicId: 'loja-bot', flow: steps, apiToken });
   standins.push(standin);
-  const client = createTypebotClient({ baseUrl: `${standin.url}/`, publicId: 'loja-bot', apiToken });
+  const client = createTypebotClient({
+    baseUrl: `${standin.url}/`,
+    publicId: 'loja-bot',
+    apiToken,
+  });
   return { standin, client };
 }
 
@@ -59,20 +63,39 @@ describe('Typebot: a whole flow against the stand-in', () => {
     expect(opened.ok).toBe(true);
     if (!opened.ok) return;
     expect(opened.value.items).toEqual([
-      { kind: 'text', text: 'Olá! Sou o *assistente* da _Loja_. Veja o site (https://loja.example.com).', delayMs: 0 },
+      {
+        kind: 'text',
+        text: 'Olá! Sou o *assistente* da _Loja_. Veja o site (https://loja.example.com).',
+        delayMs: 0,
+      },
       { kind: 'media', media: 'image', url: 'https://cdn.example.com/logo.png', delayMs: 1000 },
       { kind: 'text', text: 'Escolha uma opção:', delayMs: 1000 + 2000 },
-      { kind: 'text', text: '1 - Vendas\n2 - Suporte Técnico\n3 - Falar com atendente', delayMs: 1000 },
+      {
+        kind: 'text',
+        text: '1 - Vendas\n2 - Suporte Técnico\n3 - Falar com atendente',
+        delayMs: 1000,
+      },
     ]);
     expect(opened.value.handOff).toBeNull();
     expect(opened.value.session?.input?.type).toBe('choice input');
     // The first message opens the flow; it is not sent as an answer.
-    expect(JSON.parse(standin.received[0]!.body.toString())).toEqual({ textBubbleContentFormat: 'markdown' });
+    expect(JSON.parse(standin.received[0]!.body.toString())).toEqual({
+      textBubbleContentFormat: 'markdown',
+    });
 
-    const chose = await typebotTurn(client, settings, opened.value.session, ' suporte tecnico ', later(10));
+    const chose = await typebotTurn(
+      client,
+      settings,
+      opened.value.session,
+      ' suporte tecnico ',
+      later(10),
+    );
     expect(chose.ok).toBe(true);
     if (!chose.ok) return;
-    expect(JSON.parse(standin.received[1]!.body.toString()).message).toEqual({ type: 'text', text: 'Suporte Técnico' });
+    expect(JSON.parse(standin.received[1]!.body.toString()).message).toEqual({
+      type: 'text',
+      text: 'Suporte Técnico',
+    });
     expect(chose.value.items).toEqual([
       { kind: 'text', text: 'Você escolheu ~nada~ *Suporte Técnico*.', delayMs: 0 },
       { kind: 'media', media: 'video', url: 'https://cdn.example.com/tour.mp4', delayMs: 1000 },
@@ -92,10 +115,21 @@ describe('Typebot: a whole flow against the stand-in', () => {
   });
 
   it('a choice by number; a flow that ends without input hands off as finished', async () => {
-    const { client } = await setup([{ choice: ['Sim', 'Não'], variable: 'ok' }, { text: 'Obrigado, {{ok}}!' }]);
+    const { client } = await setup([
+      { choice: ['Sim', 'Não'], variable: 'ok' },
+      { text: 'Obrigado, {{ok}}!' },
+    ]);
     const opened = await typebotTurn(client, settings, null, 'oi', t0);
-    expect(opened.ok && opened.value.items).toEqual([{ kind: 'text', text: '1 - Sim\n2 - Não', delayMs: 0 }]);
-    const done = await typebotTurn(client, settings, opened.ok ? opened.value.session : null, '2', later(5));
+    expect(opened.ok && opened.value.items).toEqual([
+      { kind: 'text', text: '1 - Sim\n2 - Não', delayMs: 0 },
+    ]);
+    const done = await typebotTurn(
+      client,
+      settings,
+      opened.ok ? opened.value.session : null,
+      '2',
+      later(5),
+    );
     expect(done.ok && done.value).toMatchObject({
       items: [{ kind: 'text', text: 'Obrigado, Não!' }],
       session: null,
@@ -109,12 +143,24 @@ describe('Typebot: a whole flow against the stand-in', () => {
     const session = opened.ok ? opened.value.session : null;
     const calls = standin.received.length;
     const wrong = await typebotTurn(client, settings, session, '7', later(5));
-    expect(wrong.ok && wrong.value.items).toEqual([{ kind: 'text', text: settings.unknownMessage, delayMs: 0 }]);
+    expect(wrong.ok && wrong.value.items).toEqual([
+      { kind: 'text', text: settings.unknownMessage, delayMs: 0 },
+    ]);
     expect(wrong.ok && wrong.value.session?.sessionId).toBe(session?.sessionId);
     expect(standin.received.length).toBe(calls);
     // Without an unknown message the text goes as typed and Typebot asks again.
-    const raw = await typebotTurn(client, { ...settings, unknownMessage: '' }, session, 'talvez', later(6));
-    expect(raw.ok && raw.value.items[0]).toEqual({ kind: 'text', text: 'Invalid message. Please, try again.', delayMs: 0 });
+    const raw = await typebotTurn(
+      client,
+      { ...settings, unknownMessage: '' },
+      session,
+      'talvez',
+      later(6),
+    );
+    expect(raw.ok && raw.value.items[0]).toEqual({
+      kind: 'text',
+      text: 'Invalid message. Please, try again.',
+      delayMs: 0,
+    });
   });
 
   it.each([
@@ -155,9 +201,17 @@ describe('Typebot: a whole flow against the stand-in', () => {
   it('a session idle past `expires` starts over locally (the message opens the flow)', async () => {
     const { client, standin } = await setup();
     const opened = await typebotTurn(client, settings, null, 'oi', t0);
-    const again = await typebotTurn(client, settings, opened.ok ? opened.value.session : null, '1', later(61));
+    const again = await typebotTurn(
+      client,
+      settings,
+      opened.ok ? opened.value.session : null,
+      '1',
+      later(61),
+    );
     expect(again.ok && again.value.restarted).toBe(false);
-    expect(again.ok && again.value.items.at(-1)).toMatchObject({ text: '1 - Vendas\n2 - Suporte Técnico\n3 - Falar com atendente' });
+    expect(again.ok && again.value.items.at(-1)).toMatchObject({
+      text: '1 - Vendas\n2 - Suporte Técnico\n3 - Falar com atendente',
+    });
     expect(standin.received.map((r) => r.path)).toEqual([
       '/api/v1/typebots/loja-bot/startChat',
       '/api/v1/typebots/loja-bot/startChat',
@@ -170,34 +224,60 @@ describe('Typebot: a whole flow against the stand-in', () => {
     const session = opened.ok ? opened.value.session : null;
     const calls = standin.received.length;
     const finished = await typebotTurn(client, settings, session, '  SAIR  ', later(1));
-    expect(finished.ok && finished.value).toEqual({ items: [], session: null, handOff: { reason: 'keyword' }, restarted: false });
+    expect(finished.ok && finished.value).toEqual({
+      items: [],
+      session: null,
+      handOff: { reason: 'keyword' },
+      restarted: false,
+    });
     expect(standin.received.length).toBe(calls);
 
     const restarted = await typebotTurn(client, settings, session, 'reiniciar', later(2));
     expect(restarted.ok && restarted.value.items.slice(0, 2)).toEqual([
       { kind: 'text', text: 'Vamos recomeçar.', delayMs: 0 },
-      { kind: 'text', text: 'Olá! Sou o *assistente* da _Loja_. Veja o site (https://loja.example.com).', delayMs: 1000 },
+      {
+        kind: 'text',
+        text: 'Olá! Sou o *assistente* da _Loja_. Veja o site (https://loja.example.com).',
+        delayMs: 1000,
+      },
     ]);
     expect(restarted.ok && restarted.value.session?.sessionId).not.toBe(session?.sessionId);
   });
 
   it('a private bot: the token is sent; a wrong one is AUTH and never in the failure', async () => {
     const { standin } = await setup(flow, 'tb-secret-token-1234567890abcdef');
-    const good = createTypebotClient({ baseUrl: standin.url, publicId: 'loja-bot', apiToken: 'tb-secret-token-1234567890abcdef' });
+    const good = createTypebotClient({
+      baseUrl: standin.url,
+      publicId: 'loja-bot',
+      apiToken: 'tb-secret-token-1234567890abcdef',
+    });
     expect((await good.startChat()).ok).toBe(true);
     const badToken = 'tb-wrong-token-abcdef1234567890';
-    const bad = await createTypebotClient({ baseUrl: standin.url, publicId: 'loja-bot', apiToken: badToken }).startChat();
+    const bad = await createTypebotClient({
+      baseUrl: standin.url,
+      publicId: 'loja-bot',
+      apiToken: badToken,
+    }).startChat();
     expect(!bad.ok && bad.code).toBe('ERR_INTEGRATION_AUTH');
     expect(JSON.stringify(bad)).not.toContain(badToken);
-    const unknown = await createTypebotClient({ baseUrl: standin.url, publicId: 'nope', apiToken: 'tb-secret-token-1234567890abcdef' }).startChat();
+    const unknown = await createTypebotClient({
+      baseUrl: standin.url,
+      publicId: 'nope',
+      apiToken: 'tb-secret-token-1234567890abcdef',
+    }).startChat();
     expect(!unknown.ok && unknown.code).toBe('ERR_INTEGRATION_NOT_FOUND');
   });
 
   it('rich-text answers (older servers) convert too', async () => {
     const { standin } = await setup([{ text: 'linha 1\nlinha 2' }]);
-    const res = await fetch(`${standin.url}/api/v1/typebots/loja-bot/startChat`, { method: 'POST', body: '{}' });
+    const res = await fetch(`${standin.url}/api/v1/typebots/loja-bot/startChat`, {
+      method: 'POST',
+      body: '{}',
+    });
     const answer = (await res.json()) as any;
-    expect(renderAnswer(answer, 1000).items).toEqual([{ kind: 'text', text: 'linha 1\nlinha 2', delayMs: 0 }]);
+    expect(renderAnswer(answer, 1000).items).toEqual([
+      { kind: 'text', text: 'linha 1\nlinha 2', delayMs: 0 },
+    ]);
   });
 });
 
@@ -208,14 +288,19 @@ describe('Typebot: pure rules', () => {
   });
 
   it('answerFor: number, words without case or accents, multiple choice, no match', () => {
-    const input = { type: 'choice input', items: [{ content: 'Ação' }, { content: 'Dúvida Geral' }, { content: 'Outro' }] };
+    const input = {
+      type: 'choice input',
+      items: [{ content: 'Ação' }, { content: 'Dúvida Geral' }, { content: 'Outro' }],
+    };
     expect(answerFor(input, '1')).toBe('Ação');
     expect(answerFor(input, ' ACAO ')).toBe('Ação');
     expect(answerFor(input, 'duvida   geral')).toBe('Dúvida Geral');
     expect(answerFor(input, '4')).toBeNull();
     expect(answerFor(input, '0')).toBeNull();
     expect(answerFor(input, 'acao, outro')).toBeNull();
-    expect(answerFor({ ...input, options: { isMultipleChoice: true } }, '1, outro')).toBe('Ação, Outro');
+    expect(answerFor({ ...input, options: { isMultipleChoice: true } }, '1, outro')).toBe(
+      'Ação, Outro',
+    );
     expect(answerFor({ type: 'text input' }, ' livre ')).toBe(' livre ');
     expect(answerFor(null, 'x')).toBe('x');
   });
@@ -243,7 +328,10 @@ describe('Typebot: pure rules', () => {
           { id: 'd', type: 'text', content: { type: 'markdown', markdown: '#{"close": true}' } },
           { id: 'b', type: 'text', content: { type: 'markdown', markdown: 'B' } },
         ],
-        clientSideActions: [{ type: 'wait', wait: { secondsToWaitFor: '1.5' } }, { type: 'wait', wait: { secondsToWaitFor: 3 }, lastBubbleBlockId: 'a' }],
+        clientSideActions: [
+          { type: 'wait', wait: { secondsToWaitFor: '1.5' } },
+          { type: 'wait', wait: { secondsToWaitFor: 3 }, lastBubbleBlockId: 'a' },
+        ],
       },
       500,
     );

@@ -27,7 +27,14 @@ const source = (over: Partial<PayloadSource> = {}): PayloadSource => ({
   occurredAt: new Date('2026-11-23T12:00:00Z'),
   companyId: 3,
   integrationId: 8,
-  ticket: { id: 41, uuid: '5b0c7f3e-8a1d-4c2b-9e6f-1a2b3c4d5e6f', status: 'pending', queueId: 2, userId: null, whatsappId: 1 },
+  ticket: {
+    id: 41,
+    uuid: '5b0c7f3e-8a1d-4c2b-9e6f-1a2b3c4d5e6f',
+    status: 'pending',
+    queueId: 2,
+    userId: null,
+    whatsappId: 1,
+  },
   contact: { id: 17, name: 'Maria', number: '5511988887777', email: null },
   message: {
     id: 900,
@@ -53,7 +60,14 @@ describe('webhook payload', () => {
       integrationId: 8,
       sessionId: '5b0c7f3e-8a1d-4c2b-9e6f-1a2b3c4d5e6f',
       chatInput: 'Quero o boleto',
-      ticket: { id: 41, uuid: '5b0c7f3e-8a1d-4c2b-9e6f-1a2b3c4d5e6f', status: 'pending', queueId: 2, userId: null, whatsappId: 1 },
+      ticket: {
+        id: 41,
+        uuid: '5b0c7f3e-8a1d-4c2b-9e6f-1a2b3c4d5e6f',
+        status: 'pending',
+        queueId: 2,
+        userId: null,
+        whatsappId: 1,
+      },
       contact: { id: 17, name: 'Maria', number: '5511988887777', email: '' },
       message: {
         id: 900,
@@ -77,7 +91,11 @@ describe('webhook payload', () => {
   });
 
   it('a media message without caption has its type as chatInput', () => {
-    const payload = buildWebhookPayload(source({ message: { ...source().message, body: '', mediaType: 'audio', mediaUrl: 'https://x/y.ogg' } }));
+    const payload = buildWebhookPayload(
+      source({
+        message: { ...source().message, body: '', mediaType: 'audio', mediaUrl: 'https://x/y.ogg' },
+      }),
+    );
     expect(payload.chatInput).toBe('[audio]');
     expect(webhookPayloadSchema.parse(payload)).toEqual(payload);
   });
@@ -88,7 +106,12 @@ describe('Standard Webhooks signing', () => {
     const key = webhookKey('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw');
     expect(key.ok).toBe(true);
     if (!key.ok) return;
-    const headers = signWebhook(key.value, 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, '{"test": 2432232314}');
+    const headers = signWebhook(
+      key.value,
+      'msg_p5jXN8AQM9LWM0D4loKWxJek',
+      1614265330,
+      '{"test": 2432232314}',
+    );
     expect(headers).toEqual({
       'webhook-id': 'msg_p5jXN8AQM9LWM0D4loKWxJek',
       'webhook-timestamp': '1614265330',
@@ -104,11 +127,24 @@ describe('Standard Webhooks signing', () => {
     const body = '{"a":1}';
     const headers = signWebhook(key.value, 'msg_1', now, body);
     expect(verifyWebhook([secret], headers, body, { nowS: now + 10 })).toEqual({ ok: true });
-    expect(verifyWebhook([generateWebhookSecret(), secret], headers, body, { nowS: now })).toEqual({ ok: true });
-    expect(verifyWebhook([secret], headers, '{"a":2}', { nowS: now })).toEqual({ ok: false, error: 'no matching signature' });
-    expect(verifyWebhook([generateWebhookSecret()], headers, body, { nowS: now })).toEqual({ ok: false, error: 'no matching signature' });
-    expect(verifyWebhook([secret], headers, body, { nowS: now + 301 })).toEqual({ ok: false, error: 'timestamp out of tolerance' });
-    expect(verifyWebhook([secret], { ...headers, 'webhook-id': undefined }, body, { nowS: now })).toEqual({ ok: false, error: 'missing headers' });
+    expect(verifyWebhook([generateWebhookSecret(), secret], headers, body, { nowS: now })).toEqual({
+      ok: true,
+    });
+    expect(verifyWebhook([secret], headers, '{"a":2}', { nowS: now })).toEqual({
+      ok: false,
+      error: 'no matching signature',
+    });
+    expect(verifyWebhook([generateWebhookSecret()], headers, body, { nowS: now })).toEqual({
+      ok: false,
+      error: 'no matching signature',
+    });
+    expect(verifyWebhook([secret], headers, body, { nowS: now + 301 })).toEqual({
+      ok: false,
+      error: 'timestamp out of tolerance',
+    });
+    expect(
+      verifyWebhook([secret], { ...headers, 'webhook-id': undefined }, body, { nowS: now }),
+    ).toEqual({ ok: false, error: 'missing headers' });
     // Several signatures in one header (a rotation on the sender's side): any v1 match is enough.
     const multi = { ...headers, 'webhook-signature': `v1,AAAA ${headers['webhook-signature']}` };
     expect(verifyWebhook([secret], multi, body, { nowS: now })).toEqual({ ok: true });
@@ -116,7 +152,14 @@ describe('Standard Webhooks signing', () => {
 
   it('secrets: whsec_ and 24 to 64 bytes; a bad one is CREDENTIALS_INVALID without itself in the message', () => {
     expect(generateWebhookSecret()).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
-    for (const bad of ['', 'abc', 'whsec_', 'whsec_c2hvcnQ=', `whsec_${Buffer.alloc(65).toString('base64')}`, 'whsec_!!!notbase64!!!']) {
+    for (const bad of [
+      '',
+      'abc',
+      'whsec_',
+      'whsec_c2hvcnQ=',
+      `whsec_${Buffer.alloc(65).toString('base64')}`,
+      'whsec_!!!notbase64!!!',
+    ]) {
       const result = webhookKey(bad);
       expect(result.ok).toBe(false);
       if (!result.ok) {
@@ -147,10 +190,18 @@ describe('delivery to a receiver that verifies', () => {
   });
 
   it('a wrong secret is refused by the receiver: AUTH, and neither secret nor URL path in the failure', async () => {
-    const receiver = await startWebhookReceiver({ secrets: [generateWebhookSecret()], path: '/webhook/8c1f-secret-path' });
+    const receiver = await startWebhookReceiver({
+      secrets: [generateWebhookSecret()],
+      path: '/webhook/8c1f-secret-path',
+    });
     receivers.push(receiver);
     const mine = generateWebhookSecret();
-    const result = await deliverWebhook({ url: receiver.url, secret: mine, payload: buildWebhookPayload(source()), expectReply: false });
+    const result = await deliverWebhook({
+      url: receiver.url,
+      secret: mine,
+      payload: buildWebhookPayload(source()),
+      expectReply: false,
+    });
     expect(result).toMatchObject({ ok: false, code: 'ERR_INTEGRATION_AUTH', status: 401 });
     expect(receiver.refused).toEqual([{ error: 'no matching signature' }]);
     const text = JSON.stringify(result);
@@ -171,10 +222,22 @@ describe('delivery to a receiver that verifies', () => {
     await receiver.up();
     // The retry (a durable job would run it `wait` later; the clock here is the test's).
     const nowS = Math.floor(Date.now() / 1000);
-    const second = await deliverWebhook({ url: receiver.url, secret, payload, expectReply: false, nowS });
+    const second = await deliverWebhook({
+      url: receiver.url,
+      secret,
+      payload,
+      expectReply: false,
+      nowS,
+    });
     expect(second.ok).toBe(true);
     // A duplicate retry (a worker that died after sending) is recognised by its id.
-    const third = await deliverWebhook({ url: receiver.url, secret, payload, expectReply: false, nowS: nowS + 1 });
+    const third = await deliverWebhook({
+      url: receiver.url,
+      secret,
+      payload,
+      expectReply: false,
+      nowS: nowS + 1,
+    });
     expect(third.ok).toBe(true);
     expect(receiver.accepted.map((a) => a.id)).toEqual([payload.id]);
     expect(receiver.duplicates).toBe(1);
@@ -187,42 +250,81 @@ describe('delivery to a receiver that verifies', () => {
     receiver.answerWith((payload) => ({
       status: 200,
       body: {
-        messages: [{ body: `Recebi: ${payload.chatInput}` }, { body: 'Segue o boleto', mediaUrl: 'https://cdn.example.com/b.pdf' }],
-        actions: [{ type: 'tag', tagId: 3 }, { type: 'transfer', queueId: 2 }],
+        messages: [
+          { body: `Recebi: ${payload.chatInput}` },
+          { body: 'Segue o boleto', mediaUrl: 'https://cdn.example.com/b.pdf' },
+        ],
+        actions: [
+          { type: 'tag', tagId: 3 },
+          { type: 'transfer', queueId: 2 },
+        ],
       },
     }));
     const payload = buildWebhookPayload(source());
-    expect(await deliverWebhook({ url: receiver.url, secret, payload, expectReply: true })).toEqual({
-      ok: true,
-      value: {
-        status: 200,
-        reply: {
-          messages: [{ body: 'Recebi: Quero o boleto' }, { body: 'Segue o boleto', mediaUrl: 'https://cdn.example.com/b.pdf' }],
-          actions: [{ type: 'tag', tagId: 3 }, { type: 'transfer', queueId: 2 }],
+    expect(await deliverWebhook({ url: receiver.url, secret, payload, expectReply: true })).toEqual(
+      {
+        ok: true,
+        value: {
+          status: 200,
+          reply: {
+            messages: [
+              { body: 'Recebi: Quero o boleto' },
+              { body: 'Segue o boleto', mediaUrl: 'https://cdn.example.com/b.pdf' },
+            ],
+            actions: [
+              { type: 'tag', tagId: 3 },
+              { type: 'transfer', queueId: 2 },
+            ],
+          },
         },
       },
-    });
-    receiver.answerWith(() => ({ status: 200, body: { actions: [{ type: 'delete-everything' }] } }));
+    );
+    receiver.answerWith(() => ({
+      status: 200,
+      body: { actions: [{ type: 'delete-everything' }] },
+    }));
     const bad = await deliverWebhook({ url: receiver.url, secret, payload, expectReply: true });
     expect(bad).toMatchObject({ ok: false, code: 'ERR_INTEGRATION_BAD_ANSWER', status: 200 });
   });
 
   it('parseWebhookReply: empty is nothing to do; defaults fill; media must be http(s)', () => {
     expect(parseWebhookReply('')).toEqual({ ok: true, value: { messages: [], actions: [] } });
-    expect(parseWebhookReply('{"messages":[{"body":"oi"}]}')).toEqual({ ok: true, value: { messages: [{ body: 'oi' }], actions: [] } });
-    expect(parseWebhookReply('{"actions":[{"type":"close"}]}')).toEqual({ ok: true, value: { messages: [], actions: [{ type: 'close' }] } });
-    expect(parseWebhookReply('{"messages":[{"body":"x","mediaUrl":"file:///etc/passwd"}]}').ok).toBe(false);
+    expect(parseWebhookReply('{"messages":[{"body":"oi"}]}')).toEqual({
+      ok: true,
+      value: { messages: [{ body: 'oi' }], actions: [] },
+    });
+    expect(parseWebhookReply('{"actions":[{"type":"close"}]}')).toEqual({
+      ok: true,
+      value: { messages: [], actions: [{ type: 'close' }] },
+    });
+    expect(
+      parseWebhookReply('{"messages":[{"body":"x","mediaUrl":"file:///etc/passwd"}]}').ok,
+    ).toBe(false);
     expect(parseWebhookReply('ok').ok).toBe(false);
   });
 });
 
 describe('retry schedule', () => {
-  const down: ClientFailure = { ok: false, service: 'webhook', code: 'ERR_INTEGRATION_UNREACHABLE', message: '' };
-  const status = (s: number, retryAfterMs?: number): ClientFailure => ({ ...down, code: 'ERR_INTEGRATION_REJECTED', status: s, retryAfterMs });
+  const down: ClientFailure = {
+    ok: false,
+    service: 'webhook',
+    code: 'ERR_INTEGRATION_UNREACHABLE',
+    message: '',
+  };
+  const status = (s: number, retryAfterMs?: number): ClientFailure => ({
+    ...down,
+    code: 'ERR_INTEGRATION_REJECTED',
+    status: s,
+    retryAfterMs,
+  });
 
   it('grows along the schedule with ±20 % jitter, then dead-letters', () => {
-    expect(WEBHOOK_RETRY_SCHEDULE_MS).toEqual([5_000, 30_000, 120_000, 600_000, 1_800_000, 3_600_000, 10_800_000, 21_600_000]);
-    expect(WEBHOOK_RETRY_SCHEDULE_MS.map((_, i) => nextRetryDelayMs(i + 1, down, () => 0.5))).toEqual([...WEBHOOK_RETRY_SCHEDULE_MS]);
+    expect(WEBHOOK_RETRY_SCHEDULE_MS).toEqual([
+      5_000, 30_000, 120_000, 600_000, 1_800_000, 3_600_000, 10_800_000, 21_600_000,
+    ]);
+    expect(
+      WEBHOOK_RETRY_SCHEDULE_MS.map((_, i) => nextRetryDelayMs(i + 1, down, () => 0.5)),
+    ).toEqual([...WEBHOOK_RETRY_SCHEDULE_MS]);
     expect(nextRetryDelayMs(1, down, () => 0)).toBe(4_000);
     expect(nextRetryDelayMs(1, down, () => 0.999_999)).toBe(6_000);
     expect(nextRetryDelayMs(9, down, () => 0.5)).toBeNull();
@@ -236,6 +338,8 @@ describe('retry schedule', () => {
     expect(nextRetryDelayMs(1, status(408), () => 0.5)).toBe(5_000);
     expect(nextRetryDelayMs(1, status(429, 60_000), () => 0.5)).toBe(60_000);
     expect(nextRetryDelayMs(2, status(429, 1_000), () => 0.5)).toBe(30_000);
-    expect(nextRetryDelayMs(1, { ...down, code: 'ERR_INTEGRATION_CREDENTIALS_INVALID' })).toBeNull();
+    expect(
+      nextRetryDelayMs(1, { ...down, code: 'ERR_INTEGRATION_CREDENTIALS_INVALID' }),
+    ).toBeNull();
   });
 });

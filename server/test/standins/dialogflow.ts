@@ -35,9 +35,15 @@ export async function startDialogflowStandin(options: {
 
   function token(body: string): Answer {
     const form = new URLSearchParams(body);
-    const refuse = (description: string): Answer => ({ status: 400, body: { error: 'invalid_grant', error_description: description } });
+    const refuse = (description: string): Answer => ({
+      status: 400,
+      body: { error: 'invalid_grant', error_description: description },
+    });
     if (form.get('grant_type') !== 'urn:ietf:params:oauth:grant-type:jwt-bearer') {
-      return { status: 400, body: { error: 'unsupported_grant_type', error_description: 'Invalid grant_type' } };
+      return {
+        status: 400,
+        body: { error: 'unsupported_grant_type', error_description: 'Invalid grant_type' },
+      };
     }
     const parts = (form.get('assertion') ?? '').split('.');
     if (parts.length !== 3) return refuse('Invalid JWT');
@@ -45,44 +51,73 @@ export async function startDialogflowStandin(options: {
     const header = JSON.parse(Buffer.from(h, 'base64url').toString());
     const claims = JSON.parse(Buffer.from(c, 'base64url').toString());
     if (header.alg !== 'RS256') return refuse('Invalid JWT algorithm');
-    if (!verify('RSA-SHA256', Buffer.from(`${h}.${c}`), options.publicKey, Buffer.from(s, 'base64url'))) {
+    if (
+      !verify(
+        'RSA-SHA256',
+        Buffer.from(`${h}.${c}`),
+        options.publicKey,
+        Buffer.from(s, 'base64url'),
+      )
+    ) {
       return refuse('Invalid JWT Signature.');
     }
     const now = Math.floor(Date.now() / 1000);
     if (claims.iss !== options.clientEmail) return refuse('Invalid issuer');
     if (claims.aud !== `${url}/token`) return refuse('Invalid audience');
-    if (!(claims.exp > now) || claims.iat > now + 60) return refuse('Invalid JWT: Token must be a short-lived token');
+    if (!(claims.exp > now) || claims.iat > now + 60)
+      return refuse('Invalid JWT: Token must be a short-lived token');
     if (!String(claims.scope).includes('dialogflow')) return refuse('Invalid scope');
     exchanges.push({ header, claims });
     const accessToken = `ya29.${randomBytes(24).toString('base64url')}`;
     const lifetime = options.tokenLifetimeS ?? 3599;
     tokens.set(accessToken, Date.now() + lifetime * 1000);
-    return { status: 200, body: { access_token: accessToken, expires_in: lifetime, token_type: 'Bearer' } };
+    return {
+      status: 200,
+      body: { access_token: accessToken, expires_in: lifetime, token_type: 'Bearer' },
+    };
   }
 
   function detect(project: string, session: string, authorization: string, body: any): Answer {
     const bearer = authorization.replace(/^Bearer /, '');
     const until = tokens.get(bearer);
     if (!until || until < Date.now()) {
-      return googleError(401, 'UNAUTHENTICATED', 'Request had invalid authentication credentials. Expected OAuth 2 access token.');
+      return googleError(
+        401,
+        'UNAUTHENTICATED',
+        'Request had invalid authentication credentials. Expected OAuth 2 access token.',
+      );
     }
     if (project !== options.projectId) {
-      return googleError(403, 'PERMISSION_DENIED', `IAM permission 'dialogflow.sessions.detectIntent' on 'projects/${project}/agent' denied.`);
+      return googleError(
+        403,
+        'PERMISSION_DENIED',
+        `IAM permission 'dialogflow.sessions.detectIntent' on 'projects/${project}/agent' denied.`,
+      );
     }
     if (options.apiDisabled) {
-      return googleError(403, 'PERMISSION_DENIED', `Dialogflow API has not been used in project ${project} before or it is disabled.`);
+      return googleError(
+        403,
+        'PERMISSION_DENIED',
+        `Dialogflow API has not been used in project ${project} before or it is disabled.`,
+      );
     }
     const text: string | undefined = body?.queryInput?.text?.text;
     const languageCode: string | undefined = body?.queryInput?.text?.languageCode;
     if (!text || !languageCode) return googleError(400, 'INVALID_ARGUMENT', 'Invalid query input.');
     const said = text.toLowerCase();
-    const intent = options.intents.find((i) => i.phrases.some((p) => said.includes(p.toLowerCase())));
+    const intent = options.intents.find((i) =>
+      i.phrases.some((p) => said.includes(p.toLowerCase())),
+    );
     const queryResult = intent
       ? {
           queryText: text,
           languageCode,
           fulfillmentMessages: intent.messages,
-          intent: { name: `projects/${project}/agent/intents/${intent.displayName}`, displayName: intent.displayName, ...(intent.endInteraction ? { endInteraction: true } : {}) },
+          intent: {
+            name: `projects/${project}/agent/intents/${intent.displayName}`,
+            displayName: intent.displayName,
+            ...(intent.endInteraction ? { endInteraction: true } : {}),
+          },
           intentDetectionConfidence: 0.9,
           ...(intent.endInteraction ? { diagnosticInfo: { end_conversation: true } } : {}),
         }
@@ -99,10 +134,18 @@ export async function startDialogflowStandin(options: {
   }
 
   const standin = await startStandin((request) => {
-    if (request.method === 'POST' && request.path === '/token') return token(request.body.toString());
-    const m = /^\/v2\/projects\/([^/]+)\/agent\/sessions\/([^/:]+):detectIntent$/.exec(request.path);
+    if (request.method === 'POST' && request.path === '/token')
+      return token(request.body.toString());
+    const m = /^\/v2\/projects\/([^/]+)\/agent\/sessions\/([^/:]+):detectIntent$/.exec(
+      request.path,
+    );
     if (request.method === 'POST' && m) {
-      return detect(decodeURIComponent(m[1]!), decodeURIComponent(m[2]!), String(request.headers.authorization ?? ''), jsonOf(request));
+      return detect(
+        decodeURIComponent(m[1]!),
+        decodeURIComponent(m[2]!),
+        String(request.headers.authorization ?? ''),
+        jsonOf(request),
+      );
     }
     return googleError(404, 'NOT_FOUND', 'Not found');
   });

@@ -19,7 +19,9 @@ export interface OpenAiStandinOptions {
   apiKey: string;
   models?: string[];
   /** Overrides the model's content for a completion (malformed answers, refusals). */
-  content?: (request: CompletionRequest) => string | { refusal: string } | { truncated: string } | null;
+  content?: (
+    request: CompletionRequest,
+  ) => string | { refusal: string } | { truncated: string } | null;
   /** Leaves `usage` out of the answer (as some local servers do). */
   omitUsage?: boolean;
 }
@@ -62,9 +64,20 @@ export async function startOpenAiStandin(options: OpenAiStandinOptions) {
 
   function completion(request: CompletionRequest): Answer {
     if (!models.includes(request.model)) {
-      return { status: 404, body: { error: { message: `The model '${request.model}' does not exist`, code: 'model_not_found' } } };
+      return {
+        status: 404,
+        body: {
+          error: {
+            message: `The model '${request.model}' does not exist`,
+            code: 'model_not_found',
+          },
+        },
+      };
     }
-    if (request.response_format?.type !== 'json_schema' || request.response_format.json_schema.strict !== true) {
+    if (
+      request.response_format?.type !== 'json_schema' ||
+      request.response_format.json_schema.strict !== true
+    ) {
       return invalid('expected a strict json_schema response_format');
     }
     const userTurns = request.messages.filter((m) => m.role === 'user');
@@ -72,14 +85,20 @@ export async function startOpenAiStandin(options: OpenAiStandinOptions) {
     const variants: any[] = request.response_format.json_schema.schema.properties.action.anyOf;
     const transfer = variants.find((v) => v.properties.type.enum[0] === 'transfer');
     let action: Record<string, unknown> = { type: 'none' };
-    if (/atendente/i.test(last) && transfer) action = { type: 'transfer', queueId: transfer.properties.queueId.enum[0] };
+    if (/atendente/i.test(last) && transfer)
+      action = { type: 'transfer', queueId: transfer.properties.queueId.enum[0] };
     else if (/tchau/i.test(last)) action = { type: 'close' };
-    const answer = JSON.stringify({ reply: `Você disse: ${last} (${request.messages.length} mensagens)`, action });
+    const answer = JSON.stringify({
+      reply: `Você disse: ${last} (${request.messages.length} mensagens)`,
+      action,
+    });
     const custom = options.content?.(request);
     let message: Record<string, unknown> = { role: 'assistant', content: answer, refusal: null };
     let finish = 'stop';
-    if (typeof custom === 'string' || custom === null) message = { role: 'assistant', content: custom, refusal: null };
-    else if (custom && 'refusal' in custom) message = { role: 'assistant', content: null, refusal: custom.refusal };
+    if (typeof custom === 'string' || custom === null)
+      message = { role: 'assistant', content: custom, refusal: null };
+    else if (custom && 'refusal' in custom)
+      message = { role: 'assistant', content: null, refusal: custom.refusal };
     else if (custom && 'truncated' in custom) {
       message = { role: 'assistant', content: custom.truncated, refusal: null };
       finish = 'length';
@@ -96,7 +115,13 @@ export async function startOpenAiStandin(options: OpenAiStandinOptions) {
         choices: [{ index: 0, message, finish_reason: finish, logprobs: null }],
         ...(options.omitUsage
           ? {}
-          : { usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens } }),
+          : {
+              usage: {
+                prompt_tokens: promptTokens,
+                completion_tokens: completionTokens,
+                total_tokens: promptTokens + completionTokens,
+              },
+            }),
       },
     };
   }
@@ -104,23 +129,47 @@ export async function startOpenAiStandin(options: OpenAiStandinOptions) {
   async function transcription(request: Received): Promise<Answer> {
     const form = await formOf(request);
     const file = form.get('file');
-    if (!(file instanceof Blob) || typeof form.get('model') !== 'string') return invalid('file and model are required');
+    if (!(file instanceof Blob) || typeof form.get('model') !== 'string')
+      return invalid('file and model are required');
     const text = transcripts.get(digest(new Uint8Array(await file.arrayBuffer())));
     if (text === undefined) return invalid('Audio file might be corrupted or unsupported');
     return { status: 200, body: { text } };
   }
 
   async function speech(request: Received): Promise<Answer> {
-    const body = jsonOf(request) as { model?: string; input?: string; voice?: string; response_format?: string };
-    if (!body.model || !body.input || !body.voice) return invalid('model, input and voice are required');
-    const codec = body.response_format === 'opus' ? ['-c:a', 'libopus', '-f', 'ogg'] : ['-c:a', 'libmp3lame', '-f', 'mp3'];
+    const body = jsonOf(request) as {
+      model?: string;
+      input?: string;
+      voice?: string;
+      response_format?: string;
+    };
+    if (!body.model || !body.input || !body.voice)
+      return invalid('model, input and voice are required');
+    const codec =
+      body.response_format === 'opus'
+        ? ['-c:a', 'libopus', '-f', 'ogg']
+        : ['-c:a', 'libmp3lame', '-f', 'mp3'];
     const seconds = Math.min(2, 0.05 * body.input.length).toFixed(2);
     const { stdout } = await run(
       'ffmpeg',
-      ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`, ...codec, 'pipe:1'],
+      [
+        '-hide_banner',
+        '-loglevel',
+        'error',
+        '-f',
+        'lavfi',
+        '-i',
+        `sine=frequency=440:duration=${seconds}`,
+        ...codec,
+        'pipe:1',
+      ],
       { encoding: 'buffer', maxBuffer: 8 * 1024 * 1024 },
     );
-    return { status: 200, headers: { 'content-type': body.response_format === 'opus' ? 'audio/ogg' : 'audio/mpeg' }, body: stdout };
+    return {
+      status: 200,
+      headers: { 'content-type': body.response_format === 'opus' ? 'audio/ogg' : 'audio/mpeg' },
+      body: stdout,
+    };
   }
 
   const standin = await startStandin(async (request) => {
@@ -128,9 +177,16 @@ export async function startOpenAiStandin(options: OpenAiStandinOptions) {
     if (denied) return denied;
     const path = request.path.split('?')[0];
     if (request.method === 'GET' && path === '/v1/models') {
-      return { status: 200, body: { object: 'list', data: models.map((id) => ({ id, object: 'model', owned_by: 'standin' })) } };
+      return {
+        status: 200,
+        body: {
+          object: 'list',
+          data: models.map((id) => ({ id, object: 'model', owned_by: 'standin' })),
+        },
+      };
     }
-    if (request.method !== 'POST') return { status: 405, body: { error: { message: 'method not allowed' } } };
+    if (request.method !== 'POST')
+      return { status: 405, body: { error: { message: 'method not allowed' } } };
     if (path === '/v1/chat/completions') return completion(jsonOf(request) as CompletionRequest);
     if (path === '/v1/audio/transcriptions') return transcription(request);
     if (path === '/v1/audio/speech') return speech(request);

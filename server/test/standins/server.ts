@@ -65,7 +65,12 @@ export async function startStandin(handle: Handler): Promise<Standin> {
 
 function reply(res: ServerResponse, answer: Answer) {
   const isBytes = Buffer.isBuffer(answer.body);
-  const body = answer.body === undefined ? '' : isBytes ? (answer.body as Buffer) : JSON.stringify(answer.body);
+  const body =
+    answer.body === undefined
+      ? ''
+      : isBytes
+        ? (answer.body as Buffer)
+        : JSON.stringify(answer.body);
   res.writeHead(answer.status, {
     ...(answer.body !== undefined && !isBytes ? { 'content-type': 'application/json' } : {}),
     ...answer.headers,

@@ -25,9 +25,16 @@ interface Session {
   expired: boolean;
 }
 
-export async function startTypebotStandin(options: { publicId: string; flow: Step[]; apiToken?: string }) {
+export async function startTypebotStandin(options: {
+  publicId: string;
+  flow: Step[];
+  apiToken?: string;
+}) {
   const sessions = new Map<string, Session>();
-  const notFound = (message: string): Answer => ({ status: 404, body: { message, code: 'NOT_FOUND' } });
+  const notFound = (message: string): Answer => ({
+    status: 404,
+    body: { message, code: 'NOT_FOUND' },
+  });
 
   function fill(text: string, vars: Record<string, string>) {
     return text.replace(/\{\{(\w+)\}\}/g, (_, name: string) => vars[name] ?? '');
@@ -42,7 +49,12 @@ export async function startTypebotStandin(options: { publicId: string; flow: Ste
         options: { isMultipleChoice: step.multiple ?? false },
       };
     }
-    if ('ask' in step) return { id: `input${index}`, type: 'text input', options: { labels: { placeholder: step.ask } } };
+    if ('ask' in step)
+      return {
+        id: `input${index}`,
+        type: 'text input',
+        options: { labels: { placeholder: step.ask } },
+      };
     return null;
   }
 
@@ -55,7 +67,8 @@ export async function startTypebotStandin(options: { publicId: string; flow: Ste
       const step = options.flow[session.cursor]!;
       const id = `bubble${session.cursor}`;
       const input = inputOf(step, session.cursor);
-      if (input) return { messages, input, ...(clientSideActions.length ? { clientSideActions } : {}) };
+      if (input)
+        return { messages, input, ...(clientSideActions.length ? { clientSideActions } : {}) };
       session.cursor += 1;
       if ('text' in step) {
         const text = fill(step.text, session.vars);
@@ -64,14 +77,31 @@ export async function startTypebotStandin(options: { publicId: string; flow: Ste
           type: 'text',
           content: markdown
             ? { type: 'markdown', markdown: text }
-            : { type: 'richText', richText: text.split('\n').map((line) => ({ type: 'p', children: [{ text: line }] })) },
+            : {
+                type: 'richText',
+                richText: text
+                  .split('\n')
+                  .map((line) => ({ type: 'p', children: [{ text: line }] })),
+              },
         });
-      } else if ('image' in step) messages.push({ id, type: 'image', content: { url: step.image } });
-      else if ('audio' in step) messages.push({ id, type: 'audio', content: { url: step.audio, isAutoplayEnabled: true } });
-      else if ('embed' in step) messages.push({ id, type: 'embed', content: { url: step.embed, height: 400 } });
-      else if ('video' in step) messages.push({ id, type: 'video', content: { type: step.kind ?? 'url', url: step.video } });
+      } else if ('image' in step)
+        messages.push({ id, type: 'image', content: { url: step.image } });
+      else if ('audio' in step)
+        messages.push({ id, type: 'audio', content: { url: step.audio, isAutoplayEnabled: true } });
+      else if ('embed' in step)
+        messages.push({ id, type: 'embed', content: { url: step.embed, height: 400 } });
+      else if ('video' in step)
+        messages.push({
+          id,
+          type: 'video',
+          content: { type: step.kind ?? 'url', url: step.video },
+        });
       else if ('wait' in step) {
-        clientSideActions.push({ type: 'wait', wait: { secondsToWaitFor: step.wait }, ...(lastBubble ? { lastBubbleBlockId: lastBubble } : {}) });
+        clientSideActions.push({
+          type: 'wait',
+          wait: { secondsToWaitFor: step.wait },
+          ...(lastBubble ? { lastBubbleBlockId: lastBubble } : {}),
+        });
         continue;
       }
       lastBubble = id;
@@ -99,9 +129,15 @@ export async function startTypebotStandin(options: { publicId: string; flow: Ste
 
   const standin = await startStandin((request) => {
     if (options.apiToken && request.headers.authorization !== `Bearer ${options.apiToken}`) {
-      return { status: 401, body: { message: 'You must be logged in to access this resource', code: 'UNAUTHORIZED' } };
+      return {
+        status: 401,
+        body: { message: 'You must be logged in to access this resource', code: 'UNAUTHORIZED' },
+      };
     }
-    const body = (request.body.length ? jsonOf(request) : {}) as { message?: unknown; textBubbleContentFormat?: string };
+    const body = (request.body.length ? jsonOf(request) : {}) as {
+      message?: unknown;
+      textBubbleContentFormat?: string;
+    };
     const markdown = body.textBubbleContentFormat === 'markdown';
     const start = /^\/api\/v1\/typebots\/([^/]+)\/startChat$/.exec(request.path);
     if (request.method === 'POST' && start) {
@@ -111,7 +147,15 @@ export async function startTypebotStandin(options: { publicId: string; flow: Ste
       sessions.set(sessionId, session);
       const text = textOf(body.message);
       if (text !== undefined && inputOf(options.flow[0]!, 0)) answer(session, text);
-      return { status: 200, body: { sessionId, resultId: randomUUID(), typebot: { id: 'tb1', theme: {}, settings: {} }, ...run(session, markdown) } };
+      return {
+        status: 200,
+        body: {
+          sessionId,
+          resultId: randomUUID(),
+          typebot: { id: 'tb1', theme: {}, settings: {} },
+          ...run(session, markdown),
+        },
+      };
     }
     const cont = /^\/api\/v1\/sessions\/([^/]+)\/continueChat$/.exec(request.path);
     if (request.method === 'POST' && cont) {
@@ -122,8 +166,19 @@ export async function startTypebotStandin(options: { publicId: string; flow: Ste
       if (!answer(session, text)) {
         const retry = markdown
           ? { type: 'markdown', markdown: 'Invalid message. Please, try again.' }
-          : { type: 'richText', richText: [{ type: 'p', children: [{ text: 'Invalid message. Please, try again.' }] }] };
-        return { status: 200, body: { messages: [{ id: 'retry', type: 'text', content: retry }], input: inputOf(options.flow[session.cursor]!, session.cursor) } };
+          : {
+              type: 'richText',
+              richText: [
+                { type: 'p', children: [{ text: 'Invalid message. Please, try again.' }] },
+              ],
+            };
+        return {
+          status: 200,
+          body: {
+            messages: [{ id: 'retry', type: 'text', content: retry }],
+            input: inputOf(options.flow[session.cursor]!, session.cursor),
+          },
+        };
       }
       return { status: 200, body: run(session, markdown) };
     }

@@ -34,7 +34,9 @@ export async function startWebhookReceiver(options: { secrets: string[]; path?: 
       const verified = verifyWebhook(options.secrets, req.headers, body);
       if (!verified.ok) {
         refused.push({ error: verified.error });
-        res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ message: verified.error }));
+        res
+          .writeHead(401, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ message: verified.error }));
         return;
       }
       const id = String(req.headers['webhook-id']);

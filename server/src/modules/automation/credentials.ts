@@ -9,7 +9,8 @@ import { failure, ok, type Result, type Service } from './clients/result.js';
  * company's (or another field's) credential.
  */
 export type CredentialOwnerKind = 'prompt' | 'integration';
-export type CredentialField = 'apiKey' | 'voiceKey' | 'serviceAccount' | 'webhookSecret' | 'typebotToken';
+export type CredentialField =
+  'apiKey' | 'voiceKey' | 'serviceAccount' | 'webhookSecret' | 'typebotToken';
 
 export interface CredentialOwner {
   companyId: number;

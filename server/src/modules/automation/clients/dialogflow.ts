@@ -42,7 +42,12 @@ export interface ServiceAccount {
  */
 export function parseServiceAccount(json: string): Result<ServiceAccount> {
   const bad = (why: string) =>
-    failure('dialogflow', 'ERR_INTEGRATION_CREDENTIALS_INVALID', `service account JSON: ${why}`, []);
+    failure(
+      'dialogflow',
+      'ERR_INTEGRATION_CREDENTIALS_INVALID',
+      `service account JSON: ${why}`,
+      [],
+    );
   let raw: unknown;
   try {
     raw = JSON.parse(json);
@@ -73,10 +78,24 @@ export function parseServiceAccount(json: string): Result<ServiceAccount> {
 const base64url = (data: string | Buffer) => Buffer.from(data).toString('base64url');
 
 /** The signed JWT the token endpoint exchanges (RFC 7523 with Google's claims). */
-export function signAssertion(account: ServiceAccount, audience: string, nowMs = Date.now()): string {
+export function signAssertion(
+  account: ServiceAccount,
+  audience: string,
+  nowMs = Date.now(),
+): string {
   const iat = Math.floor(nowMs / 1000);
-  const header = { alg: 'RS256', typ: 'JWT', ...(account.privateKeyId ? { kid: account.privateKeyId } : {}) };
-  const claims = { iss: account.clientEmail, scope: DIALOGFLOW_SCOPE, aud: audience, iat, exp: iat + ASSERTION_LIFETIME_S };
+  const header = {
+    alg: 'RS256',
+    typ: 'JWT',
+    ...(account.privateKeyId ? { kid: account.privateKeyId } : {}),
+  };
+  const claims = {
+    iss: account.clientEmail,
+    scope: DIALOGFLOW_SCOPE,
+    aud: audience,
+    iat,
+    exp: iat + ASSERTION_LIFETIME_S,
+  };
   const input = `${base64url(JSON.stringify(header))}.${base64url(JSON.stringify(claims))}`;
   return `${input}.${base64url(sign('RSA-SHA256', Buffer.from(input), account.privateKey))}`;
 }
@@ -99,7 +118,9 @@ const detectAnswer = z.looseObject({
     action: z.string().optional(),
     fulfillmentText: z.string().optional(),
     fulfillmentMessages: z.array(fulfillmentMessage).default([]),
-    intent: z.looseObject({ displayName: z.string().optional(), endInteraction: z.boolean().optional() }).nullish(),
+    intent: z
+      .looseObject({ displayName: z.string().optional(), endInteraction: z.boolean().optional() })
+      .nullish(),
     intentDetectionConfidence: z.number().optional(),
     diagnosticInfo: z.record(z.string(), z.unknown()).nullish(),
   }),
@@ -118,9 +139,7 @@ const transferPayload = z.looseObject({
 const closePayload = z.looseObject({ close: z.literal(true) });
 
 export type DialogflowHandOff =
-  | { reason: 'end' }
-  | { reason: 'transfer'; queueId: number | null }
-  | { reason: 'close' };
+  { reason: 'end' } | { reason: 'transfer'; queueId: number | null } | { reason: 'close' };
 
 /** The hand-off a custom payload asks for, or null. */
 export function payloadHandOff(payload: unknown): DialogflowHandOff | null {
@@ -156,7 +175,9 @@ export function readDetectAnswer(answer: z.infer<typeof detectAnswer>): Detected
   const texts: string[] = [];
   let handOff: DialogflowHandOff | null = null;
   // Messages for a named platform (Telegram, Slack...) duplicate the default ones.
-  for (const m of q.fulfillmentMessages.filter((m) => !m.platform || m.platform === 'PLATFORM_UNSPECIFIED')) {
+  for (const m of q.fulfillmentMessages.filter(
+    (m) => !m.platform || m.platform === 'PLATFORM_UNSPECIFIED',
+  )) {
     for (const t of m.text?.text ?? []) if (t.trim()) texts.push(t);
     if (m.payload && !handOff) handOff = payloadHandOff(m.payload);
   }
@@ -185,7 +206,10 @@ export function createDialogflowClient(config: DialogflowConfig) {
       service: 'dialogflow',
       url: tokenUri,
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion }).toString(),
+      body: new URLSearchParams({
+        grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer',
+        assertion,
+      }).toString(),
       timeoutMs,
       secrets: [assertion],
     };
@@ -198,7 +222,10 @@ export function createDialogflowClient(config: DialogflowConfig) {
     }
     const parsed = parseJson(call, sent.value, tokenAnswer);
     if (!parsed.ok) return parsed;
-    cached = { token: parsed.value.access_token, renewAt: Date.now() + parsed.value.expires_in * 1000 - TOKEN_RENEW_MARGIN_MS };
+    cached = {
+      token: parsed.value.access_token,
+      renewAt: Date.now() + parsed.value.expires_in * 1000 - TOKEN_RENEW_MARGIN_MS,
+    };
     return ok(parsed.value.access_token);
   }
 

@@ -1,5 +1,12 @@
 import type { z } from 'zod';
-import { failure, ok, type ClientFailure, type FailureCode, type Result, type Service } from './result.js';
+import {
+  failure,
+  ok,
+  type ClientFailure,
+  type FailureCode,
+  type Result,
+  type Service,
+} from './result.js';
 
 /** One HTTP call to an outside service. */
 export interface HttpCall {
@@ -40,11 +47,21 @@ export async function send(call: HttpCall): Promise<Result<HttpAnswer>> {
     const declared = Number(response.headers.get('content-length') ?? '0');
     if (declared > MAX_ANSWER_BYTES) {
       await response.body?.cancel();
-      return failure(call.service, 'ERR_INTEGRATION_BAD_ANSWER', `answer too large from ${origin}`, call.secrets);
+      return failure(
+        call.service,
+        'ERR_INTEGRATION_BAD_ANSWER',
+        `answer too large from ${origin}`,
+        call.secrets,
+      );
     }
     const bytes = Buffer.from(await response.arrayBuffer());
     if (bytes.length > MAX_ANSWER_BYTES) {
-      return failure(call.service, 'ERR_INTEGRATION_BAD_ANSWER', `answer too large from ${origin}`, call.secrets);
+      return failure(
+        call.service,
+        'ERR_INTEGRATION_BAD_ANSWER',
+        `answer too large from ${origin}`,
+        call.secrets,
+      );
     }
     return ok({ status: response.status, headers: response.headers, bytes });
   } catch (error) {
@@ -59,7 +76,12 @@ export async function send(call: HttpCall): Promise<Result<HttpAnswer>> {
     }
     const cause = causeText(error);
     const what = /redirect/i.test(cause) ? 'redirect refused' : cause || 'connection failed';
-    return failure(call.service, 'ERR_INTEGRATION_UNREACHABLE', `${what} (${origin})`, call.secrets);
+    return failure(
+      call.service,
+      'ERR_INTEGRATION_UNREACHABLE',
+      `${what} (${origin})`,
+      call.secrets,
+    );
   }
 }
 
@@ -73,7 +95,10 @@ export function originOf(url: string): string {
 }
 
 function causeText(error: unknown): string {
-  const cause = error instanceof Error ? (error.cause as { code?: string; message?: string } | undefined) : undefined;
+  const cause =
+    error instanceof Error
+      ? (error.cause as { code?: string; message?: string } | undefined)
+      : undefined;
   return cause?.code ?? cause?.message ?? '';
 }
 
@@ -120,7 +145,8 @@ export function statusFailure(call: HttpCall, answer: HttpAnswer): ClientFailure
   const text = `${originOf(call.url)} answered ${answer.status}${said ? `: ${said}` : ''}`;
   return failure(call.service, statusCode(answer.status), text, call.secrets, {
     status: answer.status,
-    retryAfterMs: answer.status === 429 || answer.status === 503 ? retryAfterMs(answer.headers) : undefined,
+    retryAfterMs:
+      answer.status === 429 || answer.status === 503 ? retryAfterMs(answer.headers) : undefined,
   });
 }
 
@@ -130,9 +156,15 @@ export function parseJson<T>(call: HttpCall, answer: HttpAnswer, schema: z.ZodTy
   try {
     body = JSON.parse(answer.bytes.toString('utf8'));
   } catch {
-    return failure(call.service, 'ERR_INTEGRATION_BAD_ANSWER', `${originOf(call.url)} answered no JSON`, call.secrets, {
-      status: answer.status,
-    });
+    return failure(
+      call.service,
+      'ERR_INTEGRATION_BAD_ANSWER',
+      `${originOf(call.url)} answered no JSON`,
+      call.secrets,
+      {
+        status: answer.status,
+      },
+    );
   }
   const parsed = schema.safeParse(body);
   if (parsed.success) return ok(parsed.data);

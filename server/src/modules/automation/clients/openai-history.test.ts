@@ -2,8 +2,21 @@ import { describe, expect, it } from 'vitest';
 import { buildHistory, messageText, type HistoryMessage } from './openai-history.js';
 
 const at = (minute: number) => new Date(Date.UTC(2026, 10, 23, 12, minute)).toISOString();
-const msg = (id: number, minute: number, fromMe: boolean, body: string, extra: Partial<HistoryMessage> = {}) =>
-  ({ id, fromMe, body, mediaType: 'chat', createdAt: at(minute), ...extra }) satisfies HistoryMessage;
+const msg = (
+  id: number,
+  minute: number,
+  fromMe: boolean,
+  body: string,
+  extra: Partial<HistoryMessage> = {},
+) =>
+  ({
+    id,
+    fromMe,
+    body,
+    mediaType: 'chat',
+    createdAt: at(minute),
+    ...extra,
+  }) satisfies HistoryMessage;
 
 // A ticket's messages as the database might hand them over: newest first, with noise.
 const ticket: HistoryMessage[] = [
@@ -24,7 +37,14 @@ const current = ticket[0]!;
 
 describe('buildHistory (golden)', () => {
   it('keeps the last maxMessages in chronological order, the current once, no notes', () => {
-    expect(buildHistory({ systemPrompt: 'Você é a Ana, da loja.', messages: ticket, current, maxMessages: 5 })).toEqual([
+    expect(
+      buildHistory({
+        systemPrompt: 'Você é a Ana, da loja.',
+        messages: ticket,
+        current,
+        maxMessages: 5,
+      }),
+    ).toEqual([
       { role: 'system', content: 'Você é a Ana, da loja.' },
       { role: 'assistant', content: 'Olá! Em que posso ajudar?' },
       { role: 'user', content: '[image] foto do produto' },
@@ -35,7 +55,12 @@ describe('buildHistory (golden)', () => {
   });
 
   it('the default window of 10 reaches back to the oldest words', () => {
-    const turns = buildHistory({ systemPrompt: 'S', messages: [...ticket].reverse(), current, maxMessages: 10 });
+    const turns = buildHistory({
+      systemPrompt: 'S',
+      messages: [...ticket].reverse(),
+      current,
+      maxMessages: 10,
+    });
     expect(turns.map((t) => t.content)).toEqual([
       'S',
       'primeira',
@@ -52,7 +77,12 @@ describe('buildHistory (golden)', () => {
 
   it('the current message comes once even when absent from the list, and last', () => {
     const fresh = msg(13, 12, false, 'Alô?');
-    const turns = buildHistory({ systemPrompt: 'S', messages: ticket, current: fresh, maxMessages: 3 });
+    const turns = buildHistory({
+      systemPrompt: 'S',
+      messages: ticket,
+      current: fresh,
+      maxMessages: 3,
+    });
     expect(turns).toEqual([
       { role: 'system', content: 'S' },
       { role: 'assistant', content: 'Temos azul e verde.' },
@@ -63,7 +93,9 @@ describe('buildHistory (golden)', () => {
 
   it('maxMessages 1 is the current message alone; a later message is never context', () => {
     const later = msg(14, 30, true, 'resposta futura');
-    expect(buildHistory({ systemPrompt: 'S', messages: [...ticket, later], current, maxMessages: 1 })).toEqual([
+    expect(
+      buildHistory({ systemPrompt: 'S', messages: [...ticket, later], current, maxMessages: 1 }),
+    ).toEqual([
       { role: 'system', content: 'S' },
       { role: 'user', content: 'E o preço?' },
     ]);
@@ -73,7 +105,12 @@ describe('buildHistory (golden)', () => {
     const a = msg(21, 40, false, 'a');
     const b = msg(22, 40, false, 'b');
     const c = msg(23, 41, false, 'c');
-    const turns = buildHistory({ systemPrompt: 'S', messages: [b, c, a], current: c, maxMessages: 10 });
+    const turns = buildHistory({
+      systemPrompt: 'S',
+      messages: [b, c, a],
+      current: c,
+      maxMessages: 10,
+    });
     expect(turns.map((t) => t.content)).toEqual(['S', 'a', 'b', 'c']);
   });
 });
@@ -87,6 +124,8 @@ describe('messageText', () => {
     [{ mediaType: 'call_log', body: 'Chamada perdida' }, null],
     [{ mediaType: 'ciphertext', body: '' }, null],
   ])('%o → %s', (partial, expected) => {
-    expect(messageText({ id: 1, fromMe: false, createdAt: at(0), ...partial } as HistoryMessage)).toBe(expected);
+    expect(
+      messageText({ id: 1, fromMe: false, createdAt: at(0), ...partial } as HistoryMessage),
+    ).toBe(expected);
   });
 });

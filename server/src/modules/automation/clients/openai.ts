@@ -154,7 +154,9 @@ export function parseAssistantContent(
   const parsed = assistantAnswerSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    return bad(`the model's answer does not fit the schema (${issue?.path.join('.') || 'answer'}: ${issue?.message})`);
+    return bad(
+      `the model's answer does not fit the schema (${issue?.path.join('.') || 'answer'}: ${issue?.message})`,
+    );
   }
   const { action } = parsed.data;
   if (action.type === 'transfer' && !queues.some((q) => q.id === action.queueId)) {
@@ -203,7 +205,12 @@ export function createOpenAiClient(config: OpenAiConfig) {
     if (!answered.ok) return answered;
     const choice = answered.value.choices[0]!;
     if (choice.message.refusal) {
-      return failure('openai', 'ERR_INTEGRATION_BAD_ANSWER', 'the model refused to answer', secrets);
+      return failure(
+        'openai',
+        'ERR_INTEGRATION_BAD_ANSWER',
+        'the model refused to answer',
+        secrets,
+      );
     }
     if (choice.finish_reason === 'length') {
       return failure(
@@ -219,7 +226,11 @@ export function createOpenAiClient(config: OpenAiConfig) {
     return ok({
       answer: answer.value,
       usage: u
-        ? { promptTokens: u.prompt_tokens, completionTokens: u.completion_tokens, totalTokens: u.total_tokens }
+        ? {
+            promptTokens: u.prompt_tokens,
+            completionTokens: u.completion_tokens,
+            totalTokens: u.total_tokens,
+          }
         : null,
       model: answered.value.model ?? config.model,
     });
@@ -274,7 +285,12 @@ export function createOpenAiClient(config: OpenAiConfig) {
     if (sent.value.status < 200 || sent.value.status > 299) return statusFailure(call, sent.value);
     // Every Ogg page starts with "OggS"; anything else (an MP3, a JSON error) is not a voice note.
     if (sent.value.bytes.subarray(0, 4).toString('latin1') !== 'OggS') {
-      return failure('openai', 'ERR_INTEGRATION_BAD_ANSWER', 'the speech answer is not Ogg audio', secrets);
+      return failure(
+        'openai',
+        'ERR_INTEGRATION_BAD_ANSWER',
+        'the speech answer is not Ogg audio',
+        secrets,
+      );
     }
     return ok({ audio: sent.value.bytes, mimeType: 'audio/ogg; codecs=opus' });
   }
@@ -284,14 +300,26 @@ export function createOpenAiClient(config: OpenAiConfig) {
    * a bad key is AUTH, an unknown model NOT_FOUND.
    */
   async function check(): Promise<Result<void>> {
-    const call: HttpCall = { service: 'openai', url: `${base}/models`, method: 'GET', headers: auth, timeoutMs, secrets };
+    const call: HttpCall = {
+      service: 'openai',
+      url: `${base}/models`,
+      method: 'GET',
+      headers: auth,
+      timeoutMs,
+      secrets,
+    };
     const sent = await send(call);
     if (!sent.ok) return sent;
     if (sent.value.status < 200 || sent.value.status > 299) return statusFailure(call, sent.value);
     const models = parseJson(call, sent.value, modelsAnswer);
     if (!models.ok) return models;
     if (!models.value.data.some((m) => m.id === config.model)) {
-      return failure('openai', 'ERR_INTEGRATION_NOT_FOUND', `the server has no model "${config.model}"`, secrets);
+      return failure(
+        'openai',
+        'ERR_INTEGRATION_NOT_FOUND',
+        `the server has no model "${config.model}"`,
+        secrets,
+      );
     }
     return ok(undefined);
   }

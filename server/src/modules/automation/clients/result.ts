@@ -47,7 +47,8 @@ export function redact(text: string, secrets: readonly string[]): string {
     if (secret.length < 4) continue;
     out = out.split(secret).join('[redacted]');
     // Providers often echo a key partly masked ("sk-abcd****wxyz"): drop its leading part too.
-    if (secret.length >= 16 && /^[\w.+=-]+$/.test(secret)) out = out.split(secret.slice(0, 8)).join('[redacted]');
+    if (secret.length >= 16 && /^[\w.+=-]+$/.test(secret))
+      out = out.split(secret.slice(0, 8)).join('[redacted]');
   }
   return out;
 }

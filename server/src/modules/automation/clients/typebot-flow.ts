@@ -40,7 +40,9 @@ export function directiveOf(text: string): Directive | null {
   try {
     const parsed = directiveSchema.safeParse(JSON.parse(match[1]!));
     if (!parsed.success) return null;
-    return 'queueId' in parsed.data ? { type: 'transfer', queueId: parsed.data.queueId } : { type: 'close' };
+    return 'queueId' in parsed.data
+      ? { type: 'transfer', queueId: parsed.data.queueId }
+      : { type: 'close' };
   } catch {
     return null;
   }
@@ -59,9 +61,10 @@ export function bubbleItem(bubble: TypebotBubble): ItemContent | null {
     case 'text': {
       const content = textContent.safeParse(bubble.content);
       if (!content.success) return null;
-      const text = 'markdown' in content.data
-        ? markdownToWhatsApp(String(content.data.markdown))
-        : richTextToWhatsApp(content.data.richText);
+      const text =
+        'markdown' in content.data
+          ? markdownToWhatsApp(String(content.data.markdown))
+          : richTextToWhatsApp(content.data.richText);
       return text === '' ? null : { kind: 'text', text };
     }
     case 'image':
@@ -96,7 +99,9 @@ const waitMs = (action: TypebotAction): number => {
 /** The items of a choice input: "1 - Vendas", one per line. */
 export function choicePrompt(input: TypebotInput | null | undefined): string | null {
   if (!input?.items?.length || !/choice input$|^buttons$/.test(input.type)) return null;
-  return input.items.map((item, i) => `${i + 1} - ${item.content ?? item.title ?? item.value ?? ''}`).join('\n');
+  return input.items
+    .map((item, i) => `${i + 1} - ${item.content ?? item.title ?? item.value ?? ''}`)
+    .join('\n');
 }
 
 export interface Rendered {
@@ -109,7 +114,11 @@ export interface Rendered {
  * before the first when `leading`), plus every `wait` after the bubble it follows (a wait
  * without a bubble comes first).
  */
-export function renderAnswer(answer: TypebotChatAnswer, delayMessageMs: number, leading = true): Rendered {
+export function renderAnswer(
+  answer: TypebotChatAnswer,
+  delayMessageMs: number,
+  leading = true,
+): Rendered {
   const items: OutgoingItem[] = [];
   let directive: Directive | null = null;
   const waitsAfter = new Map<string, number>();
@@ -117,7 +126,11 @@ export function renderAnswer(answer: TypebotChatAnswer, delayMessageMs: number, 
   for (const action of answer.clientSideActions ?? []) {
     const ms = waitMs(action);
     if (!ms) continue;
-    if (action.lastBubbleBlockId) waitsAfter.set(action.lastBubbleBlockId, (waitsAfter.get(action.lastBubbleBlockId) ?? 0) + ms);
+    if (action.lastBubbleBlockId)
+      waitsAfter.set(
+        action.lastBubbleBlockId,
+        (waitsAfter.get(action.lastBubbleBlockId) ?? 0) + ms,
+      );
     else pending += ms;
   }
   const push = (item: ItemContent) => {
@@ -179,8 +192,10 @@ export const DEFAULT_TYPEBOT_SETTINGS: TypebotSettings = {
 export function keywordOf(text: string, settings: TypebotSettings): 'finish' | 'restart' | null {
   const said = text.trim().toLowerCase();
   if (said === '') return null;
-  if (settings.keywordFinish?.trim() && said === settings.keywordFinish.trim().toLowerCase()) return 'finish';
-  if (settings.keywordRestart?.trim() && said === settings.keywordRestart.trim().toLowerCase()) return 'restart';
+  if (settings.keywordFinish?.trim() && said === settings.keywordFinish.trim().toLowerCase())
+    return 'finish';
+  if (settings.keywordRestart?.trim() && said === settings.keywordRestart.trim().toLowerCase())
+    return 'restart';
   return null;
 }
 
@@ -194,7 +209,8 @@ export interface TypebotSession {
 
 /** Idle for longer than `expiresMinutes` (0 or less: never). */
 export const isExpired = (session: TypebotSession, now: Date, expiresMinutes: number): boolean =>
-  expiresMinutes > 0 && now.getTime() - new Date(session.lastActivityAt).getTime() > expiresMinutes * 60_000;
+  expiresMinutes > 0 &&
+  now.getTime() - new Date(session.lastActivityAt).getTime() > expiresMinutes * 60_000;
 
 export type HandOff =
   | { reason: 'finished' }
@@ -229,7 +245,9 @@ function settle(
       : { reason: 'finished' };
   return {
     items: [...before, ...rendered.items],
-    session: handOff ? null : { sessionId, input: answer.input ?? null, lastActivityAt: now.toISOString() },
+    session: handOff
+      ? null
+      : { sessionId, input: answer.input ?? null, lastActivityAt: now.toISOString() },
     handOff,
     restarted,
   };
@@ -263,7 +281,11 @@ async function replay(
   if (first.handOff || answer === null) return ok(first);
   const continued = await client.continueChat(started.value.sessionId, answer);
   if (!continued.ok) return continued;
-  const rendered = renderAnswer(continued.value, settings.delayMessageMs, opening.items.length === 0);
+  const rendered = renderAnswer(
+    continued.value,
+    settings.delayMessageMs,
+    opening.items.length === 0,
+  );
   return ok(settle(started.value.sessionId, continued.value, rendered, now, true, opening.items));
 }
 
@@ -279,7 +301,8 @@ export async function typebotTurn(
   now: Date = new Date(),
 ): Promise<Result<TypebotTurn>> {
   const keyword = keywordOf(text, settings);
-  if (keyword === 'finish') return ok({ items: [], session: null, handOff: { reason: 'keyword' }, restarted: false });
+  if (keyword === 'finish')
+    return ok({ items: [], session: null, handOff: { reason: 'keyword' }, restarted: false });
   if (keyword === 'restart') {
     const notice: OutgoingItem[] = settings.restartMessage?.trim()
       ? [{ kind: 'text', text: settings.restartMessage, delayMs: 0 }]
@@ -300,6 +323,15 @@ export async function typebotTurn(
     });
   }
   const continued = await client.continueChat(live.sessionId, answer ?? text);
-  if (!continued.ok) return isSessionGone(continued) ? replay(client, settings, text, now) : continued;
-  return ok(settle(live.sessionId, continued.value, renderAnswer(continued.value, settings.delayMessageMs), now, false));
+  if (!continued.ok)
+    return isSessionGone(continued) ? replay(client, settings, text, now) : continued;
+  return ok(
+    settle(
+      live.sessionId,
+      continued.value,
+      renderAnswer(continued.value, settings.delayMessageMs),
+      now,
+      false,
+    ),
+  );
 }

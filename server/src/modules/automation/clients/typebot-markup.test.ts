@@ -8,7 +8,10 @@ describe('markdownToWhatsApp', () => {
     ['~~riscado~~', '~riscado~'],
     ['***ambos***', '*_ambos_*'],
     ['**a** **b**', '*a* *b*'],
-    ['Veja [nosso site](https://loja.example.com/a_b)', 'Veja nosso site (https://loja.example.com/a_b)'],
+    [
+      'Veja [nosso site](https://loja.example.com/a_b)',
+      'Veja nosso site (https://loja.example.com/a_b)',
+    ],
     ['[https://x.example](https://x.example)', 'https://x.example'],
     ['<https://x.example/p>', 'https://x.example/p'],
     ['snake_case_name stays', 'snake_case_name stays'],
@@ -25,10 +28,30 @@ describe('markdownToWhatsApp', () => {
 describe('richTextToWhatsApp', () => {
   it('marks, links, paragraphs and lists', () => {
     const rich = [
-      { type: 'p', children: [{ text: 'Olá ' }, { text: 'Maria', bold: true }, { text: ', ' }, { text: 'bem-vinda ', italic: true }] },
-      { type: 'p', children: [{ text: 'Acesse ' }, { type: 'a', url: 'https://loja.example.com', children: [{ text: 'a loja' }] }] },
+      {
+        type: 'p',
+        children: [
+          { text: 'Olá ' },
+          { text: 'Maria', bold: true },
+          { text: ', ' },
+          { text: 'bem-vinda ', italic: true },
+        ],
+      },
+      {
+        type: 'p',
+        children: [
+          { text: 'Acesse ' },
+          { type: 'a', url: 'https://loja.example.com', children: [{ text: 'a loja' }] },
+        ],
+      },
       { type: 'p', children: [{ text: 'antigo', strikethrough: true }, { text: ' novo' }] },
-      { type: 'ol', children: [{ type: 'li', children: [{ text: 'um' }] }, { type: 'li', children: [{ text: 'dois', bold: true }] }] },
+      {
+        type: 'ol',
+        children: [
+          { type: 'li', children: [{ text: 'um' }] },
+          { type: 'li', children: [{ text: 'dois', bold: true }] },
+        ],
+      },
       { type: 'variable', children: [{ type: 'p', children: [{ text: 'valor' }] }] },
     ];
     expect(richTextToWhatsApp(rich)).toBe(
@@ -37,6 +60,13 @@ describe('richTextToWhatsApp', () => {
   });
 
   it('empty paragraphs keep a blank line; junk nodes are ignored', () => {
-    expect(richTextToWhatsApp([{ type: 'p', children: [{ text: 'a' }] }, { type: 'p', children: [{ text: '' }] }, null, { type: 'p', children: [{ text: 'b' }] }])).toBe('a\n\nb');
+    expect(
+      richTextToWhatsApp([
+        { type: 'p', children: [{ text: 'a' }] },
+        { type: 'p', children: [{ text: '' }] },
+        null,
+        { type: 'p', children: [{ text: 'b' }] },
+      ]),
+    ).toBe('a\n\nb');
   });
 });

@@ -13,7 +13,9 @@ const escapedChar = (i: number) => `\uE010${i}\uE011`;
 
 /** "text (url)", or the url alone when the text is the url. */
 const linkText = (text: string, url: string) =>
-  text.trim() === '' || text.trim() === url || text.trim() === url.replace(/^https?:\/\//, '') ? url : `${text} (${url})`;
+  text.trim() === '' || text.trim() === url || text.trim() === url.replace(/^https?:\/\//, '')
+    ? url
+    : `${text} (${url})`;
 
 /** WhatsApp marks only work tight against the words: keep outer spaces outside the mark. */
 function wrap(text: string, mark: string): string {
@@ -30,12 +32,17 @@ export function markdownToWhatsApp(markdown: string): string {
   s = s
     .replace(/\r\n?/g, '\n')
     // [text](url) and <url>
-    .replace(/\[([^\]]*)\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g, (_, text: string, url: string) => linkText(text, url))
+    .replace(
+      /\[([^\]]*)\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g,
+      (_, text: string, url: string) => linkText(text, url),
+    )
     .replace(/<(https?:\/\/[^>\s]+)>/g, '$1')
     // headings become bold lines
     .replace(/^#{1,6}\s+(.+?)\s*#*\s*$/gm, (_, text: string) => wrap(text, BOLD))
     // ***x*** first, so bold and italic nest the way WhatsApp reads them
-    .replace(/(\*\*\*|___)(?=\S)([\s\S]*?\S)\1/g, (_, __, text: string) => wrap(wrap(text, ITALIC), BOLD))
+    .replace(/(\*\*\*|___)(?=\S)([\s\S]*?\S)\1/g, (_, __, text: string) =>
+      wrap(wrap(text, ITALIC), BOLD),
+    )
     .replace(/(\*\*|__)(?=\S)([\s\S]*?\S)\1/g, (_, __, text: string) => wrap(text, BOLD))
     .replace(/(?<![\w*])\*(?=\S)([^*\n]*?\S)\*(?![\w*])/g, (_, text: string) => wrap(text, ITALIC))
     .replace(/(?<![\w_])_(?=\S)([^_\n]*?\S)_(?![\w_])/g, (_, text: string) => wrap(text, ITALIC))
@@ -66,7 +73,8 @@ interface RichNode {
   children?: RichNode[];
 }
 
-const asNode = (value: unknown): RichNode => (value && typeof value === 'object' ? (value as RichNode) : {});
+const asNode = (value: unknown): RichNode =>
+  value && typeof value === 'object' ? (value as RichNode) : {};
 
 function leaf(node: RichNode): string {
   let text = node.text ?? '';
@@ -100,7 +108,9 @@ function blocks(nodes: RichNode[] | undefined, separator = '\n'): string {
     } else if (n.type && /^h[1-6]$/.test(n.type)) {
       lines.push(wrap(inline(n.children), '*'));
     } else if (n.type === 'variable' || n.type === 'inline-variable') {
-      lines.push(n.children?.some((c) => asNode(c).type === 'p') ? blocks(n.children) : inline(n.children));
+      lines.push(
+        n.children?.some((c) => asNode(c).type === 'p') ? blocks(n.children) : inline(n.children),
+      );
     } else if (n.children) {
       lines.push(inline(n.children));
     } else {
@@ -111,5 +121,7 @@ function blocks(nodes: RichNode[] | undefined, separator = '\n'): string {
 }
 
 export function richTextToWhatsApp(richText: readonly unknown[]): string {
-  return blocks(richText.map(asNode)).replace(/\n{3,}/g, '\n\n').trim();
+  return blocks(richText.map(asNode))
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 }

@@ -82,7 +82,9 @@ export function createTypebotClient(config: TypebotConfig) {
   ): Promise<Result<TypebotStartAnswer>> {
     return sendJson(
       call(`/typebots/${encodeURIComponent(config.publicId)}/startChat`, {
-        ...(options.message !== undefined ? { message: { type: 'text', text: options.message } } : {}),
+        ...(options.message !== undefined
+          ? { message: { type: 'text', text: options.message } }
+          : {}),
         ...(options.prefilledVariables ? { prefilledVariables: options.prefilledVariables } : {}),
         textBubbleContentFormat: 'markdown',
       }),

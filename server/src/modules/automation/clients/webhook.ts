@@ -21,7 +21,14 @@ export interface PayloadSource {
   occurredAt: Date;
   companyId: number;
   integrationId: number;
-  ticket: { id: number; uuid: string; status: string; queueId: number | null; userId: number | null; whatsappId: number | null };
+  ticket: {
+    id: number;
+    uuid: string;
+    status: string;
+    queueId: number | null;
+    userId: number | null;
+    whatsappId: number | null;
+  };
   contact: { id: number; name: string; number: string; email?: string | null };
   message: {
     id: number;
@@ -69,12 +76,15 @@ const SECRET_BYTES = { min: 24, max: 64 };
 export const WEBHOOK_TOLERANCE_S = 300;
 
 /** A new signing secret: `whsec_` and 32 random bytes in base64. */
-export const generateWebhookSecret = (): string => `${SECRET_PREFIX}${randomBytes(32).toString('base64')}`;
+export const generateWebhookSecret = (): string =>
+  `${SECRET_PREFIX}${randomBytes(32).toString('base64')}`;
 
 /** The key bytes of a `whsec_` secret, or CREDENTIALS_INVALID. */
 export function webhookKey(secret: string): Result<Buffer> {
   const encoded = secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : '';
-  const key = /^[A-Za-z0-9+/]+={0,2}$/.test(encoded) ? Buffer.from(encoded, 'base64') : Buffer.alloc(0);
+  const key = /^[A-Za-z0-9+/]+={0,2}$/.test(encoded)
+    ? Buffer.from(encoded, 'base64')
+    : Buffer.alloc(0);
   if (key.length < SECRET_BYTES.min || key.length > SECRET_BYTES.max) {
     return failure(
       'webhook',
@@ -96,7 +106,12 @@ export type SignedHeaders = {
 };
 
 /** The three Standard Webhooks headers for `body` (the exact bytes that will be sent). */
-export function signWebhook(key: Buffer, id: string, timestampS: number, body: string): SignedHeaders {
+export function signWebhook(
+  key: Buffer,
+  id: string,
+  timestampS: number,
+  body: string,
+): SignedHeaders {
   return {
     'webhook-id': id,
     'webhook-timestamp': String(timestampS),
@@ -104,7 +119,8 @@ export function signWebhook(key: Buffer, id: string, timestampS: number, body: s
   };
 }
 
-export type VerifyError = 'missing headers' | 'timestamp out of tolerance' | 'no matching signature' | 'bad secret';
+export type VerifyError =
+  'missing headers' | 'timestamp out of tolerance' | 'no matching signature' | 'bad secret';
 
 /**
  * Checks a delivery as a receiver should: the headers present, the timestamp within
@@ -124,7 +140,8 @@ export function verifyWebhook(
   const id = one('webhook-id');
   const timestamp = one('webhook-timestamp');
   const given = one('webhook-signature');
-  if (!id || !timestamp || !given || !/^\d+$/.test(timestamp)) return { ok: false, error: 'missing headers' };
+  if (!id || !timestamp || !given || !/^\d+$/.test(timestamp))
+    return { ok: false, error: 'missing headers' };
   const nowS = options.nowS ?? Math.floor(Date.now() / 1000);
   if (Math.abs(nowS - Number(timestamp)) > (options.toleranceS ?? WEBHOOK_TOLERANCE_S)) {
     return { ok: false, error: 'timestamp out of tolerance' };
@@ -137,7 +154,8 @@ export function verifyWebhook(
     const key = webhookKey(secret);
     if (!key.ok) return { ok: false, error: 'bad secret' };
     const expected = Buffer.from(signature(key.value, id, Number(timestamp), body), 'base64');
-    if (offered.some((o) => o.length === expected.length && timingSafeEqual(o, expected))) return { ok: true };
+    if (offered.some((o) => o.length === expected.length && timingSafeEqual(o, expected)))
+      return { ok: true };
   }
   return { ok: false, error: 'no matching signature' };
 }
@@ -208,7 +226,12 @@ export async function deliverWebhook(delivery: Delivery): Promise<Result<Deliver
     headers: {
       'content-type': 'application/json',
       'user-agent': `Atende-Webhooks/${WEBHOOK_PAYLOAD_VERSION}`,
-      ...signWebhook(key.value, delivery.payload.id, delivery.nowS ?? Math.floor(Date.now() / 1000), body),
+      ...signWebhook(
+        key.value,
+        delivery.payload.id,
+        delivery.nowS ?? Math.floor(Date.now() / 1000),
+        body,
+      ),
     },
     body,
     timeoutMs: delivery.timeoutMs ?? DEFAULT_TIMEOUT_MS,
@@ -220,7 +243,12 @@ export async function deliverWebhook(delivery: Delivery): Promise<Result<Deliver
   if (sent.value.status < 200 || sent.value.status > 299) return statusFailure(call, sent.value);
   if (!delivery.expectReply) return ok({ status: sent.value.status, reply: null });
   const reply = parseWebhookReply(sent.value.bytes);
-  if (!reply.ok) return { ...reply, message: `${originOf(delivery.url)}: ${reply.message}`, status: sent.value.status };
+  if (!reply.ok)
+    return {
+      ...reply,
+      message: `${originOf(delivery.url)}: ${reply.message}`,
+      status: sent.value.status,
+    };
   return ok({ status: sent.value.status, reply: reply.value });
 }
 
@@ -240,7 +268,9 @@ export const WEBHOOK_RETRY_JITTER = 0.2;
 const RETRYABLE_STATUS = new Set([408, 409, 425, 429]);
 
 export const isRetryable = (f: ClientFailure): boolean =>
-  f.status === undefined ? f.code !== 'ERR_INTEGRATION_CREDENTIALS_INVALID' : f.status >= 500 || RETRYABLE_STATUS.has(f.status);
+  f.status === undefined
+    ? f.code !== 'ERR_INTEGRATION_CREDENTIALS_INVALID'
+    : f.status >= 500 || RETRYABLE_STATUS.has(f.status);
 
 /**
  * The wait before the next attempt after `failedAttempts` failures, or null when the delivery
@@ -252,8 +282,11 @@ export function nextRetryDelayMs(
   last: ClientFailure,
   random: () => number = Math.random,
 ): number | null {
-  if (!isRetryable(last) || failedAttempts < 1 || failedAttempts > WEBHOOK_RETRY_SCHEDULE_MS.length) return null;
+  if (!isRetryable(last) || failedAttempts < 1 || failedAttempts > WEBHOOK_RETRY_SCHEDULE_MS.length)
+    return null;
   const base = WEBHOOK_RETRY_SCHEDULE_MS[failedAttempts - 1]!;
-  const jittered = Math.round(base * (1 - WEBHOOK_RETRY_JITTER + 2 * WEBHOOK_RETRY_JITTER * random()));
+  const jittered = Math.round(
+    base * (1 - WEBHOOK_RETRY_JITTER + 2 * WEBHOOK_RETRY_JITTER * random()),
+  );
   return Math.max(jittered, last.retryAfterMs ?? 0);
 }
