@@ -59,7 +59,7 @@ const later = (seconds: number) => new Date(t0.getTime() + seconds * 1000);
 describe('Typebot: a whole flow against the stand-in', () => {
   it('opens, maps a typed choice, sends every bubble type in order with waits, and hands off', async () => {
     const { client, standin } = await setup();
-    const opened = await typebotTurn(client, settings, null, 'oi', t0);
+    const opened = await typebotTurn(client, settings, null, 'oi', { now: t0 });
     expect(opened.ok).toBe(true);
     if (!opened.ok) return;
     expect(opened.value.items).toEqual([
@@ -105,7 +105,9 @@ describe('Typebot: a whole flow against the stand-in', () => {
     ]);
     expect(chose.value.session?.input?.type).toBe('text input');
 
-    const done = await typebotTurn(client, settings, chose.value.session, 'A-123', later(20));
+    const done = await typebotTurn(client, settings, chose.value.session, 'A-123', {
+      now: later(20),
+    });
     expect(done.ok && done.value).toEqual({
       items: [{ kind: 'text', text: 'Pedido A-123 anotado.', delayMs: 0 }],
       session: null,
@@ -119,7 +121,7 @@ describe('Typebot: a whole flow against the stand-in', () => {
       { choice: ['Sim', 'Não'], variable: 'ok' },
       { text: 'Obrigado, {{ok}}!' },
     ]);
-    const opened = await typebotTurn(client, settings, null, 'oi', t0);
+    const opened = await typebotTurn(client, settings, null, 'oi', { now: t0 });
     expect(opened.ok && opened.value.items).toEqual([
       { kind: 'text', text: '1 - Sim\n2 - Não', delayMs: 0 },
     ]);
@@ -139,10 +141,10 @@ describe('Typebot: a whole flow against the stand-in', () => {
 
   it('an answer matching no item gets the unknown message and never reaches Typebot', async () => {
     const { client, standin } = await setup();
-    const opened = await typebotTurn(client, settings, null, 'oi', t0);
+    const opened = await typebotTurn(client, settings, null, 'oi', { now: t0 });
     const session = opened.ok ? opened.value.session : null;
     const calls = standin.received.length;
-    const wrong = await typebotTurn(client, settings, session, '7', later(5));
+    const wrong = await typebotTurn(client, settings, session, '7', { now: later(5) });
     expect(wrong.ok && wrong.value.items).toEqual([
       { kind: 'text', text: settings.unknownMessage, delayMs: 0 },
     ]);
@@ -168,10 +170,10 @@ describe('Typebot: a whole flow against the stand-in', () => {
     ['not found', (s: Awaited<ReturnType<typeof setup>>['standin']) => s.forgetAll()],
   ])('a session Typebot says is %s is restarted and the message replayed', async (_name, lose) => {
     const { client, standin } = await setup();
-    const opened = await typebotTurn(client, settings, null, 'oi', t0);
+    const opened = await typebotTurn(client, settings, null, 'oi', { now: t0 });
     const old = opened.ok ? opened.value.session : null;
     lose(standin);
-    const replayed = await typebotTurn(client, settings, old, '1', later(30));
+    const replayed = await typebotTurn(client, settings, old, '1', { now: later(30) });
     expect(replayed.ok).toBe(true);
     if (!replayed.ok) return;
     expect(replayed.value.restarted).toBe(true);
@@ -200,7 +202,7 @@ describe('Typebot: a whole flow against the stand-in', () => {
 
   it('a session idle past `expires` starts over locally (the message opens the flow)', async () => {
     const { client, standin } = await setup();
-    const opened = await typebotTurn(client, settings, null, 'oi', t0);
+    const opened = await typebotTurn(client, settings, null, 'oi', { now: t0 });
     const again = await typebotTurn(
       client,
       settings,
@@ -220,10 +222,10 @@ describe('Typebot: a whole flow against the stand-in', () => {
 
   it('finish and restart keywords are checked first, trimmed and case-insensitive', async () => {
     const { client, standin } = await setup();
-    const opened = await typebotTurn(client, settings, null, 'oi', t0);
+    const opened = await typebotTurn(client, settings, null, 'oi', { now: t0 });
     const session = opened.ok ? opened.value.session : null;
     const calls = standin.received.length;
-    const finished = await typebotTurn(client, settings, session, '  SAIR  ', later(1));
+    const finished = await typebotTurn(client, settings, session, '  SAIR  ', { now: later(1) });
     expect(finished.ok && finished.value).toEqual({
       items: [],
       session: null,
@@ -232,7 +234,7 @@ describe('Typebot: a whole flow against the stand-in', () => {
     });
     expect(standin.received.length).toBe(calls);
 
-    const restarted = await typebotTurn(client, settings, session, 'reiniciar', later(2));
+    const restarted = await typebotTurn(client, settings, session, 'reiniciar', { now: later(2) });
     expect(restarted.ok && restarted.value.items.slice(0, 2)).toEqual([
       { kind: 'text', text: 'Vamos recomeçar.', delayMs: 0 },
       {
@@ -242,6 +244,20 @@ describe('Typebot: a whole flow against the stand-in', () => {
       },
     ]);
     expect(restarted.ok && restarted.value.session?.sessionId).not.toBe(session?.sessionId);
+  });
+
+  it('prefilled variables reach the new session', async () => {
+    const { client, standin } = await setup([{ text: 'Oi, {{nome}}!' }, { ask: 'x' }]);
+    const opened = await typebotTurn(client, settings, null, 'oi', {
+      now: t0,
+      variables: { nome: 'Maria' },
+    });
+    expect(opened.ok && opened.value.items).toEqual([
+      { kind: 'text', text: 'Oi, Maria!', delayMs: 0 },
+    ]);
+    expect(JSON.parse(standin.received[0]!.body.toString()).prefilledVariables).toEqual({
+      nome: 'Maria',
+    });
   });
 
   it('a private bot: the token is sent; a wrong one is AUTH and never in the failure', async () => {

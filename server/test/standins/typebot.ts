@@ -142,7 +142,7 @@ export async function startTypebotStandin(options: {
     const start = /^\/api\/v1\/typebots\/([^/]+)\/startChat$/.exec(request.path);
     if (request.method === 'POST' && start) {
       if (decodeURIComponent(start[1]!) !== options.publicId) return notFound('Typebot not found');
-      const session: Session = { cursor: 0, vars: {}, expired: false };
+      const session: Session = { cursor: 0, vars: { ...body.prefilledVariables }, expired: false };
       const sessionId = randomUUID();
       sessions.set(sessionId, session);
       const text = textOf(body.message);

@@ -257,10 +257,11 @@ function settle(
 async function start(
   client: TypebotClient,
   settings: TypebotSettings,
-  now: Date,
+  turn: Required<TurnOptions>,
   before: OutgoingItem[],
 ): Promise<Result<TypebotTurn>> {
-  const started = await client.startChat();
+  const { now } = turn;
+  const started = await client.startChat({ prefilledVariables: turn.variables });
   if (!started.ok) return started;
   const rendered = renderAnswer(started.value, settings.delayMessageMs, before.length === 0);
   return ok(settle(started.value.sessionId, started.value, rendered, now, false, before));
@@ -271,9 +272,10 @@ async function replay(
   client: TypebotClient,
   settings: TypebotSettings,
   text: string,
-  now: Date,
+  turn: Required<TurnOptions>,
 ): Promise<Result<TypebotTurn>> {
-  const started = await client.startChat();
+  const { now } = turn;
+  const started = await client.startChat({ prefilledVariables: turn.variables });
   if (!started.ok) return started;
   const opening = renderAnswer(started.value, settings.delayMessageMs);
   const first = settle(started.value.sessionId, started.value, opening, now, true);
@@ -293,13 +295,21 @@ async function replay(
  * One customer message through the flow. Never throws; a failed call is the failure (the
  * caller hands the ticket to its queue, the message is already stored).
  */
+export interface TurnOptions {
+  now?: Date;
+  /** Typebot variables set when a session starts (the contact's name, number...). */
+  variables?: Record<string, string>;
+}
+
 export async function typebotTurn(
   client: TypebotClient,
   settings: TypebotSettings,
   session: TypebotSession | null,
   text: string,
-  now: Date = new Date(),
+  options: TurnOptions = {},
 ): Promise<Result<TypebotTurn>> {
+  const turn = { now: options.now ?? new Date(), variables: options.variables ?? {} };
+  const { now } = turn;
   const keyword = keywordOf(text, settings);
   if (keyword === 'finish')
     return ok({ items: [], session: null, handOff: { reason: 'keyword' }, restarted: false });
@@ -307,11 +317,11 @@ export async function typebotTurn(
     const notice: OutgoingItem[] = settings.restartMessage?.trim()
       ? [{ kind: 'text', text: settings.restartMessage, delayMs: 0 }]
       : [];
-    return start(client, settings, now, notice);
+    return start(client, settings, turn, notice);
   }
   const live = session && !isExpired(session, now, settings.expiresMinutes) ? session : null;
   // A new conversation (or one idle past `expires`): the message opens the flow.
-  if (!live) return start(client, settings, now, []);
+  if (!live) return start(client, settings, turn, []);
 
   const answer = answerFor(live.input, text);
   if (answer === null && settings.unknownMessage?.trim()) {
@@ -324,7 +334,7 @@ export async function typebotTurn(
   }
   const continued = await client.continueChat(live.sessionId, answer ?? text);
   if (!continued.ok)
-    return isSessionGone(continued) ? replay(client, settings, text, now) : continued;
+    return isSessionGone(continued) ? replay(client, settings, text, turn) : continued;
   return ok(
     settle(
       live.sessionId,

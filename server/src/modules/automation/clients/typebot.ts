@@ -85,7 +85,9 @@ export function createTypebotClient(config: TypebotConfig) {
         ...(options.message !== undefined
           ? { message: { type: 'text', text: options.message } }
           : {}),
-        ...(options.prefilledVariables ? { prefilledVariables: options.prefilledVariables } : {}),
+        ...(options.prefilledVariables && Object.keys(options.prefilledVariables).length > 0
+          ? { prefilledVariables: options.prefilledVariables }
+          : {}),
         textBubbleContentFormat: 'markdown',
       }),
       startAnswer,
