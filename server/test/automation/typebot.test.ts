@@ -83,13 +83,9 @@ describe('Typebot: a whole flow against the stand-in', () => {
       textBubbleContentFormat: 'markdown',
     });
 
-    const chose = await typebotTurn(
-      client,
-      settings,
-      opened.value.session,
-      ' suporte tecnico ',
-      later(10),
-    );
+    const chose = await typebotTurn(client, settings, opened.value.session, ' suporte tecnico ', {
+      now: later(10),
+    });
     expect(chose.ok).toBe(true);
     if (!chose.ok) return;
     expect(JSON.parse(standin.received[1]!.body.toString()).message).toEqual({
@@ -125,13 +121,9 @@ describe('Typebot: a whole flow against the stand-in', () => {
     expect(opened.ok && opened.value.items).toEqual([
       { kind: 'text', text: '1 - Sim\n2 - Não', delayMs: 0 },
     ]);
-    const done = await typebotTurn(
-      client,
-      settings,
-      opened.ok ? opened.value.session : null,
-      '2',
-      later(5),
-    );
+    const done = await typebotTurn(client, settings, opened.ok ? opened.value.session : null, '2', {
+      now: later(5),
+    });
     expect(done.ok && done.value).toMatchObject({
       items: [{ kind: 'text', text: 'Obrigado, Não!' }],
       session: null,
@@ -151,13 +143,9 @@ describe('Typebot: a whole flow against the stand-in', () => {
     expect(wrong.ok && wrong.value.session?.sessionId).toBe(session?.sessionId);
     expect(standin.received.length).toBe(calls);
     // Without an unknown message the text goes as typed and Typebot asks again.
-    const raw = await typebotTurn(
-      client,
-      { ...settings, unknownMessage: '' },
-      session,
-      'talvez',
-      later(6),
-    );
+    const raw = await typebotTurn(client, { ...settings, unknownMessage: '' }, session, 'talvez', {
+      now: later(6),
+    });
     expect(raw.ok && raw.value.items[0]).toEqual({
       kind: 'text',
       text: 'Invalid message. Please, try again.',
@@ -208,7 +196,7 @@ describe('Typebot: a whole flow against the stand-in', () => {
       settings,
       opened.ok ? opened.value.session : null,
       '1',
-      later(61),
+      { now: later(61) },
     );
     expect(again.ok && again.value.restarted).toBe(false);
     expect(again.ok && again.value.items.at(-1)).toMatchObject({

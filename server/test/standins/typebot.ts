@@ -137,6 +137,7 @@ export async function startTypebotStandin(options: {
     const body = (request.body.length ? jsonOf(request) : {}) as {
       message?: unknown;
       textBubbleContentFormat?: string;
+      prefilledVariables?: Record<string, string>;
     };
     const markdown = body.textBubbleContentFormat === 'markdown';
     const start = /^\/api\/v1\/typebots\/([^/]+)\/startChat$/.exec(request.path);
