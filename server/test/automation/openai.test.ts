@@ -1,6 +1,9 @@
 import { execFile } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_ANSWER_BYTES } from '../../src/modules/automation/clients/http.js';
 import { createOpenAiClient } from '../../src/modules/automation/clients/openai.js';
 import { buildHistory } from '../../src/modules/automation/clients/openai-history.js';
 import { startOpenAiStandin } from '../standins/openai.js';
@@ -263,6 +266,37 @@ describe('OpenAI-compatible client: errors never carry the key', () => {
     } finally {
       await limited.close();
       await failing.close();
+    }
+  });
+
+  it('an answer over 16 MB is refused, declared or streamed', async () => {
+    const big = await startStandin(() => ({
+      status: 200,
+      body: Buffer.alloc(MAX_ANSWER_BYTES + 1),
+    }));
+    const streaming = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const chunk = Buffer.alloc(1024 * 1024, 32);
+      let sent = 0;
+      const pump = () => {
+        while (sent <= MAX_ANSWER_BYTES && res.write(chunk)) sent += chunk.length;
+        if (sent <= MAX_ANSWER_BYTES) res.once('drain', pump);
+        else res.end();
+      };
+      pump();
+    });
+    await new Promise<void>((resolve) => streaming.listen(0, '127.0.0.1', resolve));
+    const streamingUrl = `http://127.0.0.1:${(streaming.address() as AddressInfo).port}`;
+    try {
+      for (const url of [big.url, streamingUrl]) {
+        const result = await createOpenAiClient({ baseUrl: url, apiKey: KEY, model: 'm' }).check();
+        expect(result).toMatchObject({ ok: false, code: 'ERR_INTEGRATION_BAD_ANSWER' });
+        expect(!result.ok && result.message).toMatch(/answer over 16777216 bytes/);
+      }
+    } finally {
+      await big.close();
+      streaming.closeAllConnections();
+      await new Promise<void>((resolve) => streaming.close(() => resolve()));
     }
   });
 

@@ -27,7 +27,7 @@ export interface HttpAnswer {
 }
 
 /** Outside answers larger than this are refused (a JSON answer or one voice note). */
-const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
+export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 
 /**
  * Sends the call and reads the whole answer. Never throws: a network error, a refused redirect
@@ -44,22 +44,12 @@ export async function send(call: HttpCall): Promise<Result<HttpAnswer>> {
       redirect: 'error',
       signal: AbortSignal.timeout(call.timeoutMs),
     });
-    const declared = Number(response.headers.get('content-length') ?? '0');
-    if (declared > MAX_ANSWER_BYTES) {
-      await response.body?.cancel();
+    const bytes = await readCapped(response, MAX_ANSWER_BYTES);
+    if (!bytes) {
       return failure(
         call.service,
         'ERR_INTEGRATION_BAD_ANSWER',
-        `answer too large from ${origin}`,
-        call.secrets,
-      );
-    }
-    const bytes = Buffer.from(await response.arrayBuffer());
-    if (bytes.length > MAX_ANSWER_BYTES) {
-      return failure(
-        call.service,
-        'ERR_INTEGRATION_BAD_ANSWER',
-        `answer too large from ${origin}`,
+        `answer over ${MAX_ANSWER_BYTES} bytes from ${origin}`,
         call.secrets,
       );
     }
@@ -83,6 +73,29 @@ export async function send(call: HttpCall): Promise<Result<HttpAnswer>> {
       call.secrets,
     );
   }
+}
+
+/** The body, read until `limit` bytes at most; null (and the stream cancelled) past it. */
+async function readCapped(response: Response, limit: number): Promise<Buffer | null> {
+  if (Number(response.headers.get('content-length') ?? '0') > limit) {
+    await response.body?.cancel();
+    return null;
+  }
+  if (!response.body) return Buffer.alloc(0);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = response.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks);
 }
 
 /** The scheme, host and port of a URL: paths and queries may hold tokens (n8n webhook paths). */
