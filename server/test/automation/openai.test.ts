@@ -385,6 +385,21 @@ describe('OpenAI-compatible client: audio', () => {
     expect(probe).toBe('opus');
   });
 
+  it('a server that answers speech in another format (MP3) is BAD_ANSWER, not a broken voice note', async () => {
+    const mp3 = await startOpenAiStandin({ apiKey: KEY, speechAlwaysMp3: true });
+    try {
+      const result = await createOpenAiClient({
+        baseUrl: mp3.baseUrl,
+        apiKey: KEY,
+        model: 'gpt-test',
+      }).speak('Olá', 'nova');
+      expect(result).toMatchObject({ ok: false, code: 'ERR_INTEGRATION_BAD_ANSWER' });
+      expect(!result.ok && result.message).toMatch(/not Ogg/);
+    } finally {
+      await mp3.close();
+    }
+  });
+
   it('speech over 4096 characters is refused before any call', async () => {
     const before = standin.received.length;
     const result = await client().speak('a'.repeat(4097), 'nova');

@@ -24,6 +24,8 @@ export interface OpenAiStandinOptions {
   ) => string | { refusal: string } | { truncated: string } | null;
   /** Leaves `usage` out of the answer (as some local servers do). */
   omitUsage?: boolean;
+  /** Answers speech as MP3 whatever was asked (a server that ignores `response_format`). */
+  speechAlwaysMp3?: boolean;
 }
 
 interface CompletionRequest {
@@ -145,10 +147,8 @@ export async function startOpenAiStandin(options: OpenAiStandinOptions) {
     };
     if (!body.model || !body.input || !body.voice)
       return invalid('model, input and voice are required');
-    const codec =
-      body.response_format === 'opus'
-        ? ['-c:a', 'libopus', '-f', 'ogg']
-        : ['-c:a', 'libmp3lame', '-f', 'mp3'];
+    const opus = body.response_format === 'opus' && !options.speechAlwaysMp3;
+    const codec = opus ? ['-c:a', 'libopus', '-f', 'ogg'] : ['-c:a', 'libmp3lame', '-f', 'mp3'];
     const seconds = Math.min(2, 0.05 * body.input.length).toFixed(2);
     const { stdout } = await run(
       'ffmpeg',
@@ -167,7 +167,7 @@ export async function startOpenAiStandin(options: OpenAiStandinOptions) {
     );
     return {
       status: 200,
-      headers: { 'content-type': body.response_format === 'opus' ? 'audio/ogg' : 'audio/mpeg' },
+      headers: { 'content-type': opus ? 'audio/ogg' : 'audio/mpeg' },
       body: stdout,
     };
   }
