@@ -1,5 +1,12 @@
 import { z } from 'zod';
 
+/** A timestamp as JSON carries it (ISO 8601): how answers declare dates. */
+export const wireDate = z.string();
+/** A whole number in an answer (ids, counts). */
+export const wireInt = z.number().int();
+/** A message answer (`{message}`): deletes, sign-outs, session actions. */
+export const messageAnswer = z.object({ message: z.string() });
+
 /** The largest id Postgres `int4` holds. */
 export const INT4_MAX = 2_147_483_647;
 
