@@ -17,7 +17,7 @@ import type { z } from 'zod';
 import { api } from '../../api';
 import { toast } from '../../ui/toast';
 import { useErrorToast } from '../../ui/useErrorToast';
-import { requiredText, useAdminFieldError } from '../admin/validation';
+import { requiredText, useAdminFieldError } from '../../kit/validation';
 import type { Connection } from './types';
 import './i18n';
 

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { api } from '../../api';
 import { useCompanyEvent } from '../../session/useRealtime';
 import { useErrorToast } from '../../ui/useErrorToast';
-import { removeById, upsertById } from '../admin/scroll';
+import { removeById, upsertById } from '../../kit/scroll';
 import type { Connection, SessionUpdate } from './types';
 
 /** The company's connections, kept live by the whatsapp and whatsappSession events. */

@@ -28,11 +28,11 @@ import { z } from 'zod';
 import { api } from '../../api';
 import { toast } from '../../ui/toast';
 import { useErrorToast } from '../../ui/useErrorToast';
-import { ColorPicker } from '../admin/ColorPicker';
-import { SchedulesEditor, schedulesValid } from '../admin/SchedulesEditor';
-import { requiredText, useAdminFieldError } from '../admin/validation';
+import { ColorPicker } from '../../kit/ColorPicker';
+import { SchedulesEditor, schedulesValid } from '../../kit/SchedulesEditor';
+import { requiredText, useAdminFieldError } from '../../kit/validation';
 import { OptionTree, PendingOptions } from './OptionTree';
-import { ConfirmDialog } from '../admin/ConfirmDialog';
+import { ConfirmDialog } from '../../kit/ConfirmDialog';
 import type { Queue } from './types';
 import './i18n';
 

@@ -21,7 +21,7 @@ import { api } from '../../api';
 import { useSession } from '../../session/store';
 import { toast } from '../../ui/toast';
 import { useErrorToast } from '../../ui/useErrorToast';
-import { useAdminFieldError } from '../admin/validation';
+import { useAdminFieldError } from '../../kit/validation';
 import { attachmentName, canSetGeneral, type QuickMessage } from './rules';
 import './i18n';
 

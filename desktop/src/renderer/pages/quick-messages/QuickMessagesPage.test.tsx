@@ -1,6 +1,6 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { admin, agent, openPage, signedIn, writes } from '../admin/testing';
+import { admin, agent, openPage, signedIn, writes } from '../../../../test/pages';
 import { attachmentName, canManage } from './rules';
 
 const record = (id: number, extra: object) => ({

@@ -16,8 +16,8 @@ import { api } from '../../api';
 import { useSession } from '../../session/store';
 import { toast } from '../../ui/toast';
 import { useErrorToast } from '../../ui/useErrorToast';
-import { ColorPicker } from '../admin/ColorPicker';
-import { useAdminFieldError } from '../admin/validation';
+import { ColorPicker } from '../../kit/ColorPicker';
+import { useAdminFieldError } from '../../kit/validation';
 import './i18n';
 
 export interface Tag {

@@ -10,10 +10,10 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ConfirmDialog } from '../admin/ConfirmDialog';
-import { PageHeader } from '../admin/PageHeader';
-import { PageFrame, ScrollPaper } from '../admin/ScrollPaper';
-import { usePagedList } from '../admin/usePagedList';
+import { ConfirmDialog } from '../../kit/ConfirmDialog';
+import { PageHeader } from '../../kit/PageHeader';
+import { PageFrame, ScrollPaper } from '../../kit/ScrollPaper';
+import { usePagedList } from '../../kit/usePagedList';
 import { TagDialog, type Tag } from './TagDialog';
 import './i18n';
 

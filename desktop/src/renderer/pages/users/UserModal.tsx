@@ -27,7 +27,7 @@ import { PasswordField } from '../../components/PasswordField';
 import { useSession } from '../../session/store';
 import { toast } from '../../ui/toast';
 import { useErrorToast } from '../../ui/useErrorToast';
-import { requiredText, useAdminFieldError } from '../admin/validation';
+import { requiredText, useAdminFieldError } from '../../kit/validation';
 import './i18n';
 
 /** Admin §5 user rules; an empty name or e-mail reads 'Required'. */

@@ -10,10 +10,10 @@ import TableRow from '@mui/material/TableRow';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { User } from '../../api/types';
-import { ConfirmDialog } from '../admin/ConfirmDialog';
-import { PageHeader } from '../admin/PageHeader';
-import { PageFrame, ScrollPaper } from '../admin/ScrollPaper';
-import { usePagedList } from '../admin/usePagedList';
+import { ConfirmDialog } from '../../kit/ConfirmDialog';
+import { PageHeader } from '../../kit/PageHeader';
+import { PageFrame, ScrollPaper } from '../../kit/ScrollPaper';
+import { usePagedList } from '../../kit/usePagedList';
 import { UserModal } from './UserModal';
 import './i18n';
 

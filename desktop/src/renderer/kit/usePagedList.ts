@@ -1,9 +1,9 @@
 import type { CompanyEventName } from '@atende/shared';
 import { useCallback, useEffect, useState } from 'react';
-import { api } from '../../api';
-import { useCompanyEvent } from '../../session/useRealtime';
-import { toast } from '../../ui/toast';
-import { useErrorToast } from '../../ui/useErrorToast';
+import { api } from '../api';
+import { useCompanyEvent } from '../session/useRealtime';
+import { toast } from '../ui/toast';
+import { useErrorToast } from '../ui/useErrorToast';
 import { removeById, SEARCH_DEBOUNCE_MS, upsertById } from './scroll';
 
 /**
