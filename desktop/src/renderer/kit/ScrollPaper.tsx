@@ -18,12 +18,20 @@ const STICKY_ACTIONS = {
 } as const;
 
 /** The page's scrolling table area; asks for the next page near its bottom. */
-export function ScrollPaper({ onEnd, children }: { onEnd?(): void; children: ReactNode }) {
+export function ScrollPaper({
+  onEnd,
+  stickyActions = true,
+  children,
+}: {
+  onEnd?(): void;
+  stickyActions?: boolean;
+  children: ReactNode;
+}) {
   return (
     <Paper
       variant="outlined"
       data-testid="scroll-area"
-      sx={{ flex: 1, minHeight: 0, overflowY: 'auto', ...STICKY_ACTIONS }}
+      sx={{ flex: 1, minHeight: 0, overflowY: 'auto', ...(stickyActions ? STICKY_ACTIONS : { overflowX: 'auto' }) }}
       onScroll={(e) => {
         if (onEnd && nearBottom(e.currentTarget)) onEnd();
       }}
