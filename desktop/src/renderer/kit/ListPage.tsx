@@ -20,29 +20,33 @@ export interface RecordDialogProps<T> {
 
 interface Props<T extends { id: number }> {
   title: string;
+  /** The rows; the row type is read from here alone. */
   list: ResourceList<T>;
-  columns: readonly Column<T>[];
-  rowTestId(row: T): string;
+  columns: readonly Column<NoInfer<T>>[];
+  rowTestId(row: NoInfer<T>): string;
+  /** The search box's text (default 'Pesquisar'). */
+  searchLabel?: string;
   /** The add button's text; none: no add button. */
   addLabel?: string;
   /** Buttons before the add button (restart, import, export). */
   buttons?: ReactNode;
   /** Row actions before edit and delete (open a ticket). */
-  leadingActions?: readonly RowAction<T>[];
+  leadingActions?: readonly RowAction<NoInfer<T>>[];
   /** Row actions after edit and delete (dead letters). */
-  trailingActions?: readonly RowAction<T>[];
+  trailingActions?: readonly RowAction<NoInfer<T>>[];
   /** Which rows the user may edit and delete; default all. */
-  canManage?(row: T): boolean;
-  /** Whether the delete action is offered at all (a permission); default yes. */
+  canManage?(row: NoInfer<T>): boolean;
+  /** Whether the edit and delete actions are offered at all (permissions); default yes. */
+  editable?: boolean;
   deletable?: boolean;
   /** The confirm-delete title of a row (admin §8 asks the question under it) and the done text. */
-  deleteTitle(row: T): string;
+  deleteTitle(row: NoInfer<T>): string;
   deleteMessage?: string;
   deleted: string;
   /** The add/edit dialog; without it there is no add button nor edit action. */
-  dialog?(props: RecordDialogProps<T>): ReactNode;
+  dialog?(props: RecordDialogProps<NoInfer<T>>): ReactNode;
   /** After a save, once the row is in the list; `added` when the dialog was adding. */
-  onSaved?(saved: T, added: boolean): void;
+  onSaved?(saved: NoInfer<T>, added: boolean): void;
   /** Shown when the list is loaded and empty. */
   empty?: string;
   /** Under the header, above the table (an import's progress). */
@@ -58,14 +62,14 @@ interface Props<T extends { id: number }> {
  */
 export function ListPage<T extends { id: number }>(props: Props<T>) {
   const { t } = useTranslation();
-  const { list, dialog, canManage = () => true, deletable = true } = props;
+  const { list, dialog, canManage = () => true, editable = true, deletable = true } = props;
   const [editing, setEditing] = useState<T | null>(null);
   const [open, setOpen] = useState(false);
   const [deleting, setDeleting] = useState<T | null>(null);
 
   const actions: RowAction<T>[] = [
     ...(props.leadingActions ?? []),
-    ...(dialog
+    ...(dialog && editable
       ? [
           {
             key: 'edit',
@@ -99,6 +103,7 @@ export function ListPage<T extends { id: number }>(props: Props<T>) {
         title={props.title}
         search={list.searchable ? list.search : undefined}
         onSearch={list.searchable ? list.setSearch : undefined}
+        searchLabel={props.searchLabel}
       >
         {props.buttons}
         {dialog && props.addLabel && (

@@ -31,7 +31,12 @@ export function ScrollPaper({
     <Paper
       variant="outlined"
       data-testid="scroll-area"
-      sx={{ flex: 1, minHeight: 0, overflowY: 'auto', ...(stickyActions ? STICKY_ACTIONS : { overflowX: 'auto' }) }}
+      sx={{
+        flex: 1,
+        minHeight: 0,
+        overflowY: 'auto',
+        ...(stickyActions ? STICKY_ACTIONS : { overflowX: 'auto' }),
+      }}
       onScroll={(e) => {
         if (onEnd && nearBottom(e.currentTarget)) onEnd();
       }}

@@ -75,7 +75,9 @@ export function QuickMessageDialog({
     >
       <TextInput name="shortcode" label={t('quickMessages.dialog.shortcode')} autoFocus />
       <TextInput name="message" label={t('quickMessages.dialog.message')} multiline minRows={4} />
-      {canSetGeneral(profile) && <SwitchInput name="geral" label={t('quickMessages.dialog.geral')} />}
+      {canSetGeneral(profile) && (
+        <SwitchInput name="geral" label={t('quickMessages.dialog.geral')} />
+      )}
       <AttachmentField
         file={file}
         onPick={setFile}

@@ -111,7 +111,9 @@ export function UserModal({ open, record: user, onClose, onSaved }: RecordDialog
           />
         )}
       </FieldRow>
-      {editQueues && <MultiSelectInput name="queueIds" label={t('users.modal.queues')} options={queues} />}
+      {editQueues && (
+        <MultiSelectInput name="queueIds" label={t('users.modal.queues')} options={queues} />
+      )}
       {editProfile && (
         <FieldRow>
           <SelectInput
