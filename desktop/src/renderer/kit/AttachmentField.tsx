@@ -3,8 +3,9 @@ import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
 import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useErrorToast } from '../ui/useErrorToast';
 import './i18n';
 
 /** Secondary §5: spaces in an attached file's name become underscores. */
@@ -74,4 +75,61 @@ export function AttachmentField(props: Props) {
       />
     </Stack>
   );
+}
+
+interface AttachmentOptions<T> {
+  /** The dialog is open; each opening starts again from `record`, with no file picked. */
+  open: boolean;
+  record: T | null;
+  /** Sends a file for a saved record; answers the record with its attachment. */
+  upload(id: number, body: FormData): Promise<T>;
+  /** Removes the stored attachment; answers the record without it. */
+  remove(id: number): Promise<T>;
+  /** The record changed on the server (its attachment removed). */
+  onChanged(row: T): void;
+}
+
+/**
+ * The attachment of a record in an add/edit dialog: the record as it now stands (`current`, null
+ * until a new one is saved), the picked file, `send` to upload it after the save, and the props
+ * of an `AttachmentField`.
+ */
+export function useAttachment<T extends { id: number; mediaName?: string | null }>(
+  options: AttachmentOptions<T>,
+) {
+  const { open, record } = options;
+  const showError = useErrorToast();
+  const [file, setFile] = useState<File | null>(null);
+  const [current, setCurrent] = useState<T | null>(record);
+  const latest = useRef(options);
+  latest.current = options;
+
+  useEffect(() => {
+    if (!open) return;
+    setCurrent(record);
+    setFile(null);
+  }, [open, record]);
+
+  const onRemoveStored = () => {
+    if (!current) return;
+    latest.current.remove(current.id).then((row) => {
+      setCurrent(row);
+      latest.current.onChanged(row);
+    }, showError);
+  };
+
+  /** After the record's save: uploads the picked file, if any, and answers the record. */
+  const send = async (saved: T): Promise<T> => {
+    if (!file) return saved;
+    const row = await latest.current.upload(saved.id, attachmentForm(file));
+    setFile(null);
+    return row;
+  };
+
+  return {
+    current,
+    setCurrent,
+    send,
+    field: { file, onPick: setFile, stored: current?.mediaName, onRemoveStored },
+  };
 }

@@ -19,15 +19,21 @@ export interface RecordDialogProps<T> {
 }
 
 interface Props<T extends { id: number }> {
-  title: string;
+  /**
+   * The page's i18n bundle: `{texts}.title`, `.add` (the add button), `.deleteTitle` (the
+   * confirm-delete title, `Excluir a tag {{name}}?`) and `.deleted`.
+   */
+  texts: string;
+  /** The row's `{{name}}` in the delete title; default its `name`. */
+  rowName?(row: NoInfer<T>): string;
   /** The rows; the row type is read from here alone. */
   list: ResourceList<T>;
   columns: readonly Column<NoInfer<T>>[];
   rowTestId(row: NoInfer<T>): string;
   /** The search box's text (default 'Pesquisar'). */
   searchLabel?: string;
-  /** The add button's text; none: no add button. */
-  addLabel?: string;
+  /** Whether the add button shows (a permission); default yes, when there is a dialog. */
+  addable?: boolean;
   /** Buttons before the add button (restart, import, export). */
   buttons?: ReactNode;
   /** Row actions before edit and delete (open a ticket). */
@@ -39,10 +45,8 @@ interface Props<T extends { id: number }> {
   /** Whether the edit and delete actions are offered at all (permissions); default yes. */
   editable?: boolean;
   deletable?: boolean;
-  /** The confirm-delete title of a row (admin §8 asks the question under it) and the done text. */
-  deleteTitle(row: NoInfer<T>): string;
+  /** The confirm-delete question (default admin §8's 'Deseja realmente excluir esse registro?'). */
   deleteMessage?: string;
-  deleted: string;
   /** The add/edit dialog; without it there is no add button nor edit action. */
   dialog?(props: RecordDialogProps<NoInfer<T>>): ReactNode;
   /** After a save, once the row is in the list; `added` when the dialog was adding. */
@@ -62,7 +66,9 @@ interface Props<T extends { id: number }> {
  */
 export function ListPage<T extends { id: number }>(props: Props<T>) {
   const { t } = useTranslation();
-  const { list, dialog, canManage = () => true, editable = true, deletable = true } = props;
+  const { list, dialog, texts, canManage = () => true, editable = true, deletable = true } = props;
+  const title = t(`${texts}.title`);
+  const rowName = props.rowName ?? ((row: T) => (row as { name?: string }).name ?? '');
   const [editing, setEditing] = useState<T | null>(null);
   const [open, setOpen] = useState(false);
   const [deleting, setDeleting] = useState<T | null>(null);
@@ -100,13 +106,13 @@ export function ListPage<T extends { id: number }>(props: Props<T>) {
   return (
     <PageFrame>
       <PageHeader
-        title={props.title}
+        title={title}
         search={list.searchable ? list.search : undefined}
         onSearch={list.searchable ? list.setSearch : undefined}
         searchLabel={props.searchLabel}
       >
         {props.buttons}
-        {dialog && props.addLabel && (
+        {dialog && (props.addable ?? true) && (
           <Button
             variant="contained"
             onClick={() => {
@@ -114,13 +120,13 @@ export function ListPage<T extends { id: number }>(props: Props<T>) {
               setOpen(true);
             }}
           >
-            {props.addLabel}
+            {t(`${texts}.add`)}
           </Button>
         )}
       </PageHeader>
       {props.banner}
       <ResourceTable
-        label={props.title}
+        label={title}
         rows={list.items}
         columns={props.columns}
         actions={actions}
@@ -140,10 +146,10 @@ export function ListPage<T extends { id: number }>(props: Props<T>) {
       })}
       <ConfirmDialog
         open={deleting !== null}
-        title={deleting ? props.deleteTitle(deleting) : ''}
+        title={deleting ? t(`${texts}.deleteTitle`, { name: rowName(deleting) }) : ''}
         message={props.deleteMessage}
         onClose={() => setDeleting(null)}
-        onConfirm={() => deleting && list.destroy(deleting.id, props.deleted)}
+        onConfirm={() => deleting && list.destroy(deleting.id, t(`${texts}.deleted`))}
       />
       {props.children}
     </PageFrame>

@@ -3,7 +3,7 @@
  * confirm-delete question, a form dialog on react-hook-form + zod with its fields, and an
  * attachment field. See `desktop/CONTEXT.md` and the recipe in `docs/new-module.md`.
  */
-export { AttachmentField, attachmentForm, attachmentName } from './AttachmentField';
+export { AttachmentField, attachmentForm, attachmentName, useAttachment } from './AttachmentField';
 export { ColorPicker, COLOR_PALETTE } from './ColorPicker';
 export { ConfirmDialog } from './ConfirmDialog';
 export {

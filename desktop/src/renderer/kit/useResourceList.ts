@@ -10,15 +10,16 @@ import { removeById, SEARCH_DEBOUNCE_MS, upsertById } from './scroll';
  * Where a list lives. With `rows`, the route answers pages (`{[rows]: T[], hasMore}`) asked for by
  * `searchParam` and `pageNumber` (admin §9); without, it answers the whole list as an array.
  * `event` is the company event that keeps the list live; `item` and `id` name where its payload
- * carries the row (create, update) and the deleted row's id.
+ * carries the row (create, update) and the deleted row's id: by default the event's name and the
+ * name with `Id` (`tag` carries `tag` and `tagId`).
  */
 export interface ResourceSource<T> {
   path: string;
   rows?: string;
   query?: Record<string, string | number>;
   event: CompanyEventName;
-  item: string;
-  id: string;
+  item?: string;
+  id?: string;
   /** Applied to each row that arrives (the answer, an event, a save). */
   adopt?(row: T): T;
 }
@@ -55,7 +56,7 @@ export function useResourceList<T extends { id: number }>(
   source: ResourceSource<T>,
 ): ResourceList<T> {
   const showError = useErrorToast();
-  const { path, rows, event, item, id } = source;
+  const { path, rows, event, item = event, id = `${event}Id` } = source;
   // Read when rows arrive: a new function each render must not reload the list.
   const adopt = useRef(source.adopt ?? identity);
   adopt.current = source.adopt ?? identity;

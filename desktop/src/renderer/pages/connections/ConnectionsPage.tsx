@@ -104,7 +104,7 @@ export default function ConnectionsPage() {
 
   return (
     <ListPage
-      title={t('connections.title')}
+      texts="connections"
       list={list}
       columns={columns}
       rowTestId={(c) => `connection-${c.id}`}
@@ -115,7 +115,7 @@ export default function ConnectionsPage() {
           </Button>
         )
       }
-      addLabel={canAdd ? t('connections.add') : undefined}
+      addable={canAdd}
       editable={canEdit}
       deletable={canEdit}
       trailingActions={
@@ -133,8 +133,6 @@ export default function ConnectionsPage() {
       dialog={(props) => <ConnectionModal {...props} simulator={simulator} />}
       // A new connection shows its QR code at once.
       onSaved={(saved, added) => added && setQrId(saved.id)}
-      deleteTitle={(c) => t('connections.deleteTitle', { name: c.name })}
-      deleted={t('connections.deleted')}
     >
       <QrCodeModal
         connection={qrConnection}

@@ -35,8 +35,6 @@ export default function ContactsPage() {
     path: '/contacts',
     rows: 'contacts',
     event: 'contact',
-    item: 'contact',
-    id: 'contactId',
   });
   const [ticketFor, setTicketFor] = useState<Contact | null>(null);
   const [importing, setImporting] = useState(false);
@@ -98,7 +96,7 @@ export default function ContactsPage() {
 
   return (
     <ListPage
-      title={t('contacts.title')}
+      texts="contacts"
       list={list}
       columns={columns}
       rowTestId={(c) => `contact-${c.id}`}
@@ -126,7 +124,6 @@ export default function ContactsPage() {
           </Button>
         </>
       }
-      addLabel={t('contacts.add')}
       leadingActions={[
         {
           key: 'openTicket',
@@ -144,9 +141,7 @@ export default function ContactsPage() {
           onSaved={props.onSaved}
         />
       )}
-      deleteTitle={(c) => t('contacts.deleteTitle', { name: c.name })}
       deleteMessage={t('tickets.deleteConfirm')}
-      deleted={t('contacts.deleted')}
       empty={t('contacts.empty')}
       banner={
         importing && (

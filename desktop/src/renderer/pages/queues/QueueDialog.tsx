@@ -14,7 +14,6 @@ import { z } from 'zod';
 import { api } from '../../api';
 import {
   AttachmentField,
-  attachmentForm,
   ColorInput,
   ConfirmDialog,
   FieldRow,
@@ -24,9 +23,9 @@ import {
   schedulesValid,
   SelectInput,
   TextInput,
+  useAttachment,
   type RecordDialogProps,
 } from '../../kit';
-import { useErrorToast } from '../../ui/useErrorToast';
 import { OptionTree, PendingOptions } from './OptionTree';
 import type { Queue } from './types';
 import './i18n';
@@ -68,11 +67,17 @@ interface Props extends RecordDialogProps<Queue> {
  */
 export function QueueDialog({ open, record: queue, withSchedules, onClose, onSaved }: Props) {
   const { t } = useTranslation();
-  const showError = useErrorToast();
   const [tab, setTab] = useState(0);
   const [schedules, setSchedules] = useState<ScheduleEntry[]>(copySchedules(null));
-  const [file, setFile] = useState<File | null>(null);
-  const [current, setCurrent] = useState<Queue | null>(queue);
+  const media = useAttachment({
+    open,
+    record: queue,
+    upload: async (id, body) =>
+      (await api.post<{ queue: Queue }>(`/queue/${id}/media-upload`, body)).queue,
+    remove: async (id) => (await api.delete<{ queue: Queue }>(`/queue/${id}/media-upload`)).queue,
+    onChanged: onSaved,
+  });
+  const { current } = media;
   const pending = useMemo(() => new PendingOptions(), []);
   const pendingCount = useSyncExternalStore(
     (listener) => pending.subscribe(listener),
@@ -83,24 +88,9 @@ export function QueueDialog({ open, record: queue, withSchedules, onClose, onSav
 
   useEffect(() => {
     if (!open) return;
-    setCurrent(queue);
     setSchedules(copySchedules(queue));
-    setFile(null);
     setTab(0);
   }, [open, queue]);
-
-  const removeStored = async () => {
-    if (!current) return;
-    try {
-      const { queue: saved } = await api.delete<{ queue: Queue }>(
-        `/queue/${current.id}/media-upload`,
-      );
-      setCurrent(saved);
-      onSaved(saved);
-    } catch (error) {
-      showError(error);
-    }
-  };
 
   return (
     <FormDialog
@@ -121,24 +111,18 @@ export function QueueDialog({ open, record: queue, withSchedules, onClose, onSav
       }}
       submit={async (checked) => {
         const body = { ...checked, ...(withSchedules && { schedules }) };
-        let saved = current
-          ? await api.put<Queue>(`/queue/${current.id}`, body)
-          : await api.post<Queue>('/queue', body);
-        if (file) {
-          const answer = await api.post<{ queue: Queue }>(
-            `/queue/${saved.id}/media-upload`,
-            attachmentForm(file),
-          );
-          saved = answer.queue;
-        }
+        const saved = await media.send(
+          current
+            ? await api.put<Queue>(`/queue/${current.id}`, body)
+            : await api.post<Queue>('/queue', body),
+        );
         // Options typed in the tree are saved with the queue.
         await pending.saveAll();
         return saved;
       }}
       onSaved={(saved) => {
         onSaved(saved);
-        setCurrent(saved);
-        setFile(null);
+        media.setCurrent(saved);
       }}
       keepOpen={() => current === null}
       header={
@@ -202,10 +186,7 @@ export function QueueDialog({ open, record: queue, withSchedules, onClose, onSav
         </FieldRow>
         <AttachmentField
           label={t('queues.dialog.media')}
-          file={file}
-          onPick={setFile}
-          stored={current?.mediaName}
-          onRemoveStored={() => void removeStored()}
+          {...media.field}
           emptyText={t('queues.dialog.noMedia')}
           testId="queue-media"
         />

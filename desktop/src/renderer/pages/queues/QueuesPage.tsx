@@ -13,8 +13,6 @@ export default function QueuesPage() {
   const list = useResourceList<Queue>({
     path: '/queue',
     event: 'queue',
-    item: 'queue',
-    id: 'queueId',
   });
   const columns: Column<Queue>[] = [
     { key: 'id', label: t('queues.id'), align: 'center', render: (q) => q.id },
@@ -44,16 +42,13 @@ export default function QueuesPage() {
   ];
   return (
     <ListPage
-      title={t('queues.title')}
+      texts="queues"
       list={list}
       columns={columns}
       rowTestId={(q) => `queue-${q.id}`}
-      addLabel={t('queues.add')}
       dialog={(props) => (
         <QueueDialog {...props} withSchedules={settings.scheduleType === 'queue'} />
       )}
-      deleteTitle={(q) => t('queues.deleteTitle', { name: q.name })}
-      deleted={t('queues.deleted')}
     />
   );
 }

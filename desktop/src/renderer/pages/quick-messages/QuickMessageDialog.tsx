@@ -1,19 +1,20 @@
 import { quickMessageInput } from '@atende/shared';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api';
 import {
   AttachmentField,
-  attachmentForm,
   FormDialog,
   SwitchInput,
   TextInput,
+  useAttachment,
   type RecordDialogProps,
 } from '../../kit';
 import { useSession } from '../../session/store';
-import { useErrorToast } from '../../ui/useErrorToast';
 import { canSetGeneral, type QuickMessage } from './rules';
 import './i18n';
+
+const read = (id: number) => api.get<QuickMessage>(`/quick-messages/${id}`);
 
 /** Add or edit a quick message: shortcode (required), reply, general flag, one attachment. */
 export function QuickMessageDialog({
@@ -23,10 +24,21 @@ export function QuickMessageDialog({
   onSaved,
 }: RecordDialogProps<QuickMessage>) {
   const { t } = useTranslation();
-  const showError = useErrorToast();
   const profile = useSession((s) => s.user?.profile ?? 'user');
-  const [file, setFile] = useState<File | null>(null);
-  const [current, setCurrent] = useState<QuickMessage | null>(record);
+  const media = useAttachment({
+    open,
+    record,
+    upload: async (id, body) => {
+      await api.post(`/quick-messages/${id}/media-upload`, body);
+      return read(id);
+    },
+    remove: async (id) => {
+      await api.delete(`/quick-messages/${id}/media-upload`);
+      return read(id);
+    },
+    onChanged: onSaved,
+  });
+  const { current } = media;
   const values = useMemo(
     () => ({
       shortcode: record?.shortcode ?? '',
@@ -35,24 +47,6 @@ export function QuickMessageDialog({
     }),
     [record],
   );
-
-  useEffect(() => {
-    if (!open) return;
-    setCurrent(record);
-    setFile(null);
-  }, [open, record]);
-
-  const removeStored = async () => {
-    if (!current) return;
-    try {
-      await api.delete(`/quick-messages/${current.id}/media-upload`);
-      const saved = await api.get<QuickMessage>(`/quick-messages/${current.id}`);
-      setCurrent(saved);
-      onSaved(saved);
-    } catch (error) {
-      showError(error);
-    }
-  };
 
   return (
     <FormDialog
@@ -68,9 +62,7 @@ export function QuickMessageDialog({
         const saved = current
           ? await api.put<QuickMessage>(`/quick-messages/${current.id}`, body)
           : await api.post<QuickMessage>('/quick-messages', body);
-        if (!file) return saved;
-        await api.post(`/quick-messages/${saved.id}/media-upload`, attachmentForm(file));
-        return api.get<QuickMessage>(`/quick-messages/${saved.id}`);
+        return media.send(saved);
       }}
     >
       <TextInput name="shortcode" label={t('quickMessages.dialog.shortcode')} autoFocus />
@@ -79,10 +71,7 @@ export function QuickMessageDialog({
         <SwitchInput name="geral" label={t('quickMessages.dialog.geral')} />
       )}
       <AttachmentField
-        file={file}
-        onPick={setFile}
-        stored={current?.mediaName}
-        onRemoveStored={() => void removeStored()}
+        {...media.field}
         emptyText={t('quickMessages.noMedia')}
         testId="quick-message-media"
       />

@@ -34,15 +34,13 @@ export default function QuickMessagesPage() {
   ];
   return (
     <ListPage
-      title={t('quickMessages.title')}
+      texts="quickMessages"
       list={list}
       columns={columns}
       rowTestId={(q) => `quick-message-${q.id}`}
-      addLabel={t('quickMessages.add')}
+      rowName={(q) => q.shortcode}
       canManage={(q) => (me ? canManage(me.profile, me.id, q) : false)}
       dialog={(props) => <QuickMessageDialog {...props} />}
-      deleteTitle={(q) => t('quickMessages.deleteTitle', { shortcode: q.shortcode })}
-      deleted={t('quickMessages.deleted')}
     />
   );
 }

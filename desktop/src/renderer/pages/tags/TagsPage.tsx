@@ -11,8 +11,6 @@ export default function TagsPage() {
     path: '/tags/',
     rows: 'tags',
     event: 'tag',
-    item: 'tag',
-    id: 'tagId',
   });
   const columns: Column<Tag>[] = [
     {
@@ -36,14 +34,11 @@ export default function TagsPage() {
   ];
   return (
     <ListPage
-      title={t('tags.title')}
+      texts="tags"
       list={list}
       columns={columns}
       rowTestId={(tag) => `tag-${tag.id}`}
-      addLabel={t('tags.add')}
       dialog={(props) => <TagDialog {...props} />}
-      deleteTitle={(tag) => t('tags.deleteTitle', { name: tag.name })}
-      deleted={t('tags.deleted')}
     />
   );
 }

@@ -11,8 +11,6 @@ export default function UsersPage() {
     path: '/users/',
     rows: 'users',
     event: 'user',
-    item: 'user',
-    id: 'userId',
   });
   const columns: Column<User>[] = [
     { key: 'id', label: t('users.id'), align: 'center', render: (u) => u.id },
@@ -27,14 +25,11 @@ export default function UsersPage() {
   ];
   return (
     <ListPage
-      title={t('users.title')}
+      texts="users"
       list={list}
       columns={columns}
       rowTestId={(u) => `user-${u.id}`}
-      addLabel={t('users.add')}
       dialog={(props) => <UserModal {...props} />}
-      deleteTitle={(u) => t('users.deleteTitle', { name: u.name })}
-      deleted={t('users.deleted')}
     />
   );
 }
