@@ -24,7 +24,15 @@ import './i18n';
 
 interface Props<In extends FieldValues, Out, Saved> {
   open: boolean;
-  title: string;
+  /** The record being edited (null: adding); a list page's dialog props spread in. */
+  record?: unknown;
+  /**
+   * The page's i18n bundle: the title is `{texts}.dialog.editTitle` or `.addTitle`, the success
+   * toast `{texts}.saved`.
+   */
+  texts: string;
+  /** Whether the title says edit; default: there is a `record`. */
+  editing?: boolean;
   /** The form's rules: the shared schema of the route, with the spec's messages. */
   schema: z.ZodType<Out, In>;
   /** The fields' values when the dialog opens (memoise them: a new object resets the form). */
@@ -33,8 +41,6 @@ interface Props<In extends FieldValues, Out, Saved> {
   ready?(): boolean;
   /** Sends the checked values; what it answers goes to `onSaved`. */
   submit(values: Out): Promise<Saved>;
-  /** The success toast. */
-  savedText: string;
   onSaved?(saved: Saved): void;
   onClose(): void;
   /** The cancel button (default: 'Cancelar', closes); a dialog may ask first. */
@@ -56,14 +62,15 @@ interface Props<In extends FieldValues, Out, Saved> {
 /**
  * An add/edit dialog on react-hook-form + zod: the values reset each time it opens, nothing is
  * sent while a rule fails (the field shows the spec's message, translated), a server refusal
- * shows the error toast and keeps the dialog open, a save shows `savedText`. Full screen on a
- * phone.
+ * shows the error toast and keeps the dialog open, a save shows `{texts}.saved`. Full screen on
+ * a phone.
  */
 export function FormDialog<In extends FieldValues, Out, Saved>(props: Props<In, Out, Saved>) {
   const { t } = useTranslation();
   const showError = useErrorToast();
   const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
-  const { open, values, onClose } = props;
+  const { open, values, onClose, texts } = props;
+  const editing = props.editing ?? Boolean(props.record);
   const form = useForm<In, unknown, Out>({
     resolver: zodResolver(props.schema as never) as unknown as Resolver<In, unknown, Out>,
     defaultValues: values as DefaultValues<In>,
@@ -78,7 +85,7 @@ export function FormDialog<In extends FieldValues, Out, Saved>(props: Props<In, 
     if (props.ready && !props.ready()) return;
     try {
       const saved = await props.submit(checked);
-      toast.success(props.savedText);
+      toast.success(t(`${texts}.saved`));
       props.onSaved?.(saved);
       if (!props.keepOpen?.(saved)) onClose();
     } catch (error) {
@@ -96,7 +103,7 @@ export function FormDialog<In extends FieldValues, Out, Saved>(props: Props<In, 
       fullScreen={phone}
       scroll="paper"
     >
-      <DialogTitle>{props.title}</DialogTitle>
+      <DialogTitle>{t(`${texts}.dialog.${editing ? 'editTitle' : 'addTitle'}`)}</DialogTitle>
       {props.header}
       <FormProvider {...form}>
         <form

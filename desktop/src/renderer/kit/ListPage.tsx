@@ -29,7 +29,8 @@ interface Props<T extends { id: number }> {
   /** The rows; the row type is read from here alone. */
   list: ResourceList<T>;
   columns: readonly Column<NoInfer<T>>[];
-  rowTestId(row: NoInfer<T>): string;
+  /** A row's `data-testid` is `{testId}-{id}`. */
+  testId: string;
   /** The search box's text (default 'Pesquisar'). */
   searchLabel?: string;
   /** Whether the add button shows (a permission); default yes, when there is a dialog. */
@@ -130,7 +131,7 @@ export function ListPage<T extends { id: number }>(props: Props<T>) {
         rows={list.items}
         columns={props.columns}
         actions={actions}
-        rowTestId={props.rowTestId}
+        rowTestId={(row) => `${props.testId}-${row.id}`}
         onEnd={list.loadMore}
         loading={list.loading}
         empty={props.empty}

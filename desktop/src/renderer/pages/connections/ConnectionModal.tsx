@@ -70,7 +70,8 @@ interface Props extends RecordDialogProps<Connection> {
 }
 
 /** Adds or edits a connection with every field of admin §2 and its defaults. */
-export function ConnectionModal({ open, record: connection, simulator, onClose, onSaved }: Props) {
+export function ConnectionModal(props: Props) {
+  const { open, record: connection, simulator } = props;
   const { t } = useTranslation();
   const showError = useErrorToast();
   const [queues, setQueues] = useState<Option[]>([]);
@@ -80,7 +81,7 @@ export function ConnectionModal({ open, record: connection, simulator, onClose, 
     if (open) api.get<Option[]>('/queue').then(setQueues).catch(showError);
   }, [open, showError]);
 
-  const label = (name: string) => t(`connections.modal.${name}`);
+  const label = (name: string) => t(`connections.dialog.${name}`);
   const text = (name: keyof FormIn) => (
     <TextInput name={name} label={label(name)} multiline minRows={2} />
   );
@@ -96,14 +97,11 @@ export function ConnectionModal({ open, record: connection, simulator, onClose, 
 
   return (
     <FormDialog
-      open={open}
-      title={t(connection ? 'connections.modal.editTitle' : 'connections.modal.addTitle')}
+      {...props}
+      texts="connections"
       maxWidth="md"
       schema={connectionForm}
       values={values}
-      savedText={t('connections.saved')}
-      onClose={onClose}
-      onSaved={onSaved}
       submit={(checked) =>
         connection
           ? api.put<Connection>(`/whatsapp/${connection.id}`, checked)

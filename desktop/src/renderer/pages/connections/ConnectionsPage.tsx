@@ -107,7 +107,7 @@ export default function ConnectionsPage() {
       texts="connections"
       list={list}
       columns={columns}
-      rowTestId={(c) => `connection-${c.id}`}
+      testId="connection"
       buttons={
         canAct && (
           <Button variant="outlined" onClick={() => void restart()}>

@@ -99,7 +99,7 @@ export default function ContactsPage() {
       texts="contacts"
       list={list}
       columns={columns}
-      rowTestId={(c) => `contact-${c.id}`}
+      testId="contact"
       searchLabel={t('contacts.searchPlaceholder')}
       buttons={
         <>

@@ -65,7 +65,8 @@ interface Props extends RecordDialogProps<Queue> {
  * tab when scheduleType is queue. A new queue stays open after its save so its options can be
  * written; options typed and not saved are saved with the queue, and closing over them asks.
  */
-export function QueueDialog({ open, record: queue, withSchedules, onClose, onSaved }: Props) {
+export function QueueDialog(props: Props) {
+  const { open, record: queue, withSchedules, onClose, onSaved } = props;
   const { t } = useTranslation();
   const [tab, setTab] = useState(0);
   const [schedules, setSchedules] = useState<ScheduleEntry[]>(copySchedules(null));
@@ -94,13 +95,12 @@ export function QueueDialog({ open, record: queue, withSchedules, onClose, onSav
 
   return (
     <FormDialog
-      open={open}
-      title={t(current ? 'queues.dialog.editTitle' : 'queues.dialog.addTitle')}
+      {...props}
+      texts="queues"
+      editing={current !== null}
       maxWidth="md"
       schema={queueForm}
       values={values}
-      savedText={t('queues.saved')}
-      onClose={onClose}
       cancelLabel={t('common.close')}
       // Closing over options typed but not saved asks first (issue 13).
       onCancel={() => (pending.count > 0 ? setConfirmDiscard(true) : onClose())}

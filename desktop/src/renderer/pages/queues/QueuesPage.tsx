@@ -45,7 +45,7 @@ export default function QueuesPage() {
       texts="queues"
       list={list}
       columns={columns}
-      rowTestId={(q) => `queue-${q.id}`}
+      testId="queue"
       dialog={(props) => (
         <QueueDialog {...props} withSchedules={settings.scheduleType === 'queue'} />
       )}

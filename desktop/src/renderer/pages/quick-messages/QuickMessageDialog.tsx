@@ -17,12 +17,8 @@ import './i18n';
 const read = (id: number) => api.get<QuickMessage>(`/quick-messages/${id}`);
 
 /** Add or edit a quick message: shortcode (required), reply, general flag, one attachment. */
-export function QuickMessageDialog({
-  open,
-  record,
-  onClose,
-  onSaved,
-}: RecordDialogProps<QuickMessage>) {
+export function QuickMessageDialog(props: RecordDialogProps<QuickMessage>) {
+  const { open, record, onSaved } = props;
   const { t } = useTranslation();
   const profile = useSession((s) => s.user?.profile ?? 'user');
   const media = useAttachment({
@@ -50,13 +46,11 @@ export function QuickMessageDialog({
 
   return (
     <FormDialog
-      open={open}
-      title={t(current ? 'quickMessages.dialog.editTitle' : 'quickMessages.dialog.addTitle')}
+      {...props}
+      texts="quickMessages"
+      editing={current !== null}
       schema={quickMessageInput}
       values={values}
-      savedText={t('quickMessages.saved')}
-      onClose={onClose}
-      onSaved={onSaved}
       submit={async ({ geral, ...fields }) => {
         const body = { ...fields, ...(canSetGeneral(profile) && { geral }) };
         const saved = current

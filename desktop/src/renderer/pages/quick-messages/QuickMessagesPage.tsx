@@ -37,7 +37,7 @@ export default function QuickMessagesPage() {
       texts="quickMessages"
       list={list}
       columns={columns}
-      rowTestId={(q) => `quick-message-${q.id}`}
+      testId="quick-message"
       rowName={(q) => q.shortcode}
       canManage={(q) => (me ? canManage(me.profile, me.id, q) : false)}
       dialog={(props) => <QuickMessageDialog {...props} />}

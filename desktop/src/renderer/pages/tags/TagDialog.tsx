@@ -38,7 +38,8 @@ export const canSetKanban = (profile: string | undefined) =>
 
 const DEFAULT_COLOR = '#5C59A0';
 
-export function TagDialog({ open, record, onClose, onSaved }: RecordDialogProps<Tag>) {
+export function TagDialog(props: RecordDialogProps<Tag>) {
+  const { record } = props;
   const { t } = useTranslation();
   const user = useSession((s) => s.user);
   const kanbanAllowed = canSetKanban(user?.profile);
@@ -52,14 +53,11 @@ export function TagDialog({ open, record, onClose, onSaved }: RecordDialogProps<
   );
   return (
     <FormDialog
-      open={open}
-      title={t(record ? 'tags.dialog.editTitle' : 'tags.dialog.addTitle')}
+      {...props}
+      texts="tags"
       maxWidth="xs"
       schema={tagForm}
       values={values}
-      savedText={t('tags.saved')}
-      onClose={onClose}
-      onSaved={onSaved}
       submit={({ kanban, ...fields }) => {
         const body = {
           ...fields,

@@ -37,7 +37,7 @@ export default function TagsPage() {
       texts="tags"
       list={list}
       columns={columns}
-      rowTestId={(tag) => `tag-${tag.id}`}
+      testId="tag"
       dialog={(props) => <TagDialog {...props} />}
     />
   );

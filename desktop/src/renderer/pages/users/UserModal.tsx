@@ -56,7 +56,8 @@ const toForm = (u: User | null): FormIn => ({
 });
 
 /** The user modal: name, e-mail, password, profile, queues, default connection, allTicket. */
-export function UserModal({ open, record: user, onClose, onSaved }: RecordDialogProps<User>) {
+export function UserModal(props: RecordDialogProps<User>) {
+  const { open, record: user } = props;
   const { t } = useTranslation();
   const showError = useErrorToast();
   const me = useSession((s) => s.user);
@@ -75,13 +76,10 @@ export function UserModal({ open, record: user, onClose, onSaved }: RecordDialog
 
   return (
     <FormDialog
-      open={open}
-      title={t(user ? 'users.modal.editTitle' : 'users.modal.addTitle')}
+      {...props}
+      texts="users"
       schema={(user ? editUserForm : newUserForm) as typeof editUserForm}
       values={values}
-      savedText={t('users.saved')}
-      onClose={onClose}
-      onSaved={onSaved}
       submit={(checked) => {
         // Fields the signed-in user may not change are not sent (core §6).
         const { profile, allTicket, whatsappId, queueIds, ...rest } = checked;
@@ -94,40 +92,40 @@ export function UserModal({ open, record: user, onClose, onSaved }: RecordDialog
       }}
     >
       <FieldRow>
-        <TextInput name="name" label={t('users.modal.name')} autoFocus />
+        <TextInput name="name" label={t('users.dialog.name')} autoFocus />
         <PasswordInput
           name="password"
-          label={t('users.modal.password')}
-          hint={user ? t('users.modal.passwordHint') : undefined}
+          label={t('users.dialog.password')}
+          hint={user ? t('users.dialog.passwordHint') : undefined}
         />
       </FieldRow>
       <FieldRow>
-        <TextInput name="email" label={t('users.modal.email')} type="email" />
+        <TextInput name="email" label={t('users.dialog.email')} type="email" />
         {editProfile && (
           <SelectInput
             name="profile"
-            label={t('users.modal.profile')}
+            label={t('users.dialog.profile')}
             options={PROFILES.map((p) => ({ value: p, label: t(`users.profiles.${p}`) }))}
           />
         )}
       </FieldRow>
       {editQueues && (
-        <MultiSelectInput name="queueIds" label={t('users.modal.queues')} options={queues} />
+        <MultiSelectInput name="queueIds" label={t('users.dialog.queues')} options={queues} />
       )}
       {editProfile && (
         <FieldRow>
           <SelectInput
             name="whatsappId"
-            label={t('users.modal.whatsapp')}
-            none={t('users.modal.none')}
+            label={t('users.dialog.whatsapp')}
+            none={t('users.dialog.none')}
             options={connections.map((c) => ({ value: c.id, label: c.name }))}
           />
           <SelectInput
             name="allTicket"
-            label={t('users.modal.allTicket')}
+            label={t('users.dialog.allTicket')}
             options={[
-              { value: 'enabled', label: t('users.modal.enabled') },
-              { value: 'desabled', label: t('users.modal.disabled') },
+              { value: 'enabled', label: t('users.dialog.enabled') },
+              { value: 'desabled', label: t('users.dialog.disabled') },
             ]}
           />
         </FieldRow>

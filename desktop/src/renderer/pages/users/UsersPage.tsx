@@ -28,7 +28,7 @@ export default function UsersPage() {
       texts="users"
       list={list}
       columns={columns}
-      rowTestId={(u) => `user-${u.id}`}
+      testId="user"
       dialog={(props) => <UserModal {...props} />}
     />
   );
