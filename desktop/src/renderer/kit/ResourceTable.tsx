@@ -1,3 +1,4 @@
+import CheckCircle from '@mui/icons-material/CheckCircle';
 import IconButton from '@mui/material/IconButton';
 import LinearProgress from '@mui/material/LinearProgress';
 import type { SxProps, Theme } from '@mui/material/styles';
@@ -110,4 +111,14 @@ export function ResourceTable<T extends { id: number }>({
       )}
     </ScrollPaper>
   );
+}
+
+/** A centred column with a green check where `on(row)` (the default connection, a global reply). */
+export function checkColumn<T>(key: string, label: string, on: (row: T) => boolean): Column<T> {
+  return {
+    key,
+    label,
+    align: 'center',
+    render: (row) => on(row) && <CheckCircle color="success" aria-label={label} />,
+  };
 }

@@ -3,10 +3,12 @@ import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import TextField, { type TextFieldProps } from '@mui/material/TextField';
-import type { ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Controller, get, useFormContext } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { api } from '../api';
 import { PasswordField } from '../components/PasswordField';
+import { useErrorToast } from '../ui/useErrorToast';
 import { ColorPicker } from './ColorPicker';
 import { useAdminFieldError } from './validation';
 
@@ -90,17 +92,19 @@ export interface Choice {
 }
 
 /**
- * One choice among `options`; the field holds the option's own value (a number stays a number).
- * With `none`, a first entry of that label stands for null.
+ * One choice among `options`, or several with `multiple`; the field holds the options' own values
+ * (a number stays a number). With `none`, a first entry of that label stands for null.
  */
 export function SelectInput({
   name,
   label,
   options,
   none,
-}: FieldProps & { options: readonly Choice[]; none?: string }) {
+  multiple = false,
+}: FieldProps & { options: readonly Choice[]; none?: string; multiple?: boolean }) {
   const { control } = useFormContext();
   const message = useFieldMessage(name);
+  const valueOf = (text: string) => options.find((o) => String(o.value) === text)?.value ?? null;
   return (
     <Controller
       control={control}
@@ -110,49 +114,25 @@ export function SelectInput({
           select
           fullWidth
           label={label}
-          value={field.value == null ? '' : String(field.value)}
+          value={
+            multiple
+              ? ((field.value as unknown[] | undefined) ?? []).map(String)
+              : field.value == null
+                ? ''
+                : String(field.value)
+          }
           onChange={(e) => {
-            const picked = options.find((o) => String(o.value) === e.target.value);
-            field.onChange(picked ? picked.value : null);
+            const picked = e.target.value as string | string[];
+            field.onChange(Array.isArray(picked) ? picked.map(valueOf) : valueOf(picked));
           }}
           error={Boolean(message)}
           helperText={message}
+          slotProps={{ select: { multiple } }}
         >
           {none !== undefined && <MenuItem value="">{none}</MenuItem>}
           {options.map((o) => (
             <MenuItem key={o.value} value={String(o.value)}>
               {o.label}
-            </MenuItem>
-          ))}
-        </TextField>
-      )}
-    />
-  );
-}
-
-/** Several ids among `options` (queues). */
-export function MultiSelectInput({
-  name,
-  label,
-  options,
-}: FieldProps & { options: readonly { id: number; name: string }[] }) {
-  const { control } = useFormContext();
-  return (
-    <Controller
-      control={control}
-      name={name}
-      render={({ field }) => (
-        <TextField
-          select
-          fullWidth
-          label={label}
-          value={(field.value as number[] | undefined) ?? []}
-          onChange={(e) => field.onChange(e.target.value as unknown as number[])}
-          slotProps={{ select: { multiple: true } }}
-        >
-          {options.map((o) => (
-            <MenuItem key={o.id} value={o.id}>
-              {o.name}
             </MenuItem>
           ))}
         </TextField>
@@ -193,4 +173,25 @@ export function FieldRow({ children, center }: { children: ReactNode; center?: b
       {children}
     </Stack>
   );
+}
+
+/**
+ * The choices of a lookup route answering `{id, name}[]` (`/queue`, `/whatsapp`), loaded when
+ * `enabled` turns on (a dialog opening); a failure shows the error toast.
+ */
+export function useChoices(path: string, enabled: boolean): Choice[] {
+  const showError = useErrorToast();
+  const [choices, setChoices] = useState<Choice[]>([]);
+  useEffect(() => {
+    if (!enabled) return;
+    let live = true;
+    api
+      .get<{ id: number; name: string }[]>(path)
+      .then((rows) => live && setChoices(rows.map((r) => ({ value: r.id, label: r.name }))))
+      .catch((error: unknown) => live && showError(error));
+    return () => {
+      live = false;
+    };
+  }, [path, enabled, showError]);
+  return choices;
 }

@@ -9,18 +9,18 @@ export { ConfirmDialog } from './ConfirmDialog';
 export {
   ColorInput,
   FieldRow,
-  MultiSelectInput,
   PasswordInput,
   SelectInput,
   SwitchInput,
   TextInput,
+  useChoices,
   type Choice,
 } from './fields';
 export { FormDialog } from './FormDialog';
 export { registerBundles, type Bundles } from './i18n';
 export { ListPage, type RecordDialogProps } from './ListPage';
 export { PageHeader } from './PageHeader';
-export { ResourceTable, type Column, type RowAction } from './ResourceTable';
+export { checkColumn, ResourceTable, type Column, type RowAction } from './ResourceTable';
 export { SchedulesEditor, schedulesValid } from './SchedulesEditor';
 export { removeById, upsertById } from './scroll';
 export { PageFrame, ScrollPaper } from './ScrollPaper';

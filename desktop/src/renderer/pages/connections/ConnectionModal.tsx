@@ -1,30 +1,24 @@
 import { nameSchema, WHATSAPP_DEFAULTS, whatsappFields } from '@atende/shared';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { api } from '../../api';
 import {
   FieldRow,
   FormDialog,
-  MultiSelectInput,
   requiredText,
   SelectInput,
   SwitchInput,
   TextInput,
+  useChoices,
   type RecordDialogProps,
 } from '../../kit';
-import { useErrorToast } from '../../ui/useErrorToast';
 import type { Connection } from './types';
 import './i18n';
 
 /** The connection rules of admin §5; an empty name reads 'Required'. */
 export const connectionForm = whatsappFields.extend({ name: requiredText(nameSchema) });
 type FormIn = z.input<typeof connectionForm>;
-
-interface Option {
-  id: number;
-  name: string;
-}
 
 const empty = (): FormIn => ({
   name: '',
@@ -73,13 +67,8 @@ interface Props extends RecordDialogProps<Connection> {
 export function ConnectionModal(props: Props) {
   const { open, record: connection, simulator } = props;
   const { t } = useTranslation();
-  const showError = useErrorToast();
-  const [queues, setQueues] = useState<Option[]>([]);
+  const queues = useChoices('/queue', open);
   const values = useMemo(() => (connection ? fromConnection(connection) : empty()), [connection]);
-
-  useEffect(() => {
-    if (open) api.get<Option[]>('/queue').then(setQueues).catch(showError);
-  }, [open, showError]);
 
   const label = (name: string) => t(`connections.dialog.${name}`);
   const text = (name: keyof FormIn) => (
@@ -93,7 +82,6 @@ export function ConnectionModal(props: Props) {
       slotProps={{ htmlInput: { min: 0 } }}
     />
   );
-  const queueChoices = queues.map((q) => ({ value: q.id, label: q.name }));
 
   return (
     <FormDialog
@@ -127,13 +115,13 @@ export function ConnectionModal(props: Props) {
             : []),
         ]}
       />
-      <MultiSelectInput name="queueIds" label={label('queues')} options={queues} />
+      <SelectInput multiple name="queueIds" label={label('queues')} options={queues} />
       <FieldRow>
         <SelectInput
           name="transferQueueId"
           label={label('transferQueue')}
           none={label('none')}
-          options={queueChoices}
+          options={queues}
         />
         {minutes('timeToTransfer')}
       </FieldRow>

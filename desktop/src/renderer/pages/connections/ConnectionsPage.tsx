@@ -1,11 +1,10 @@
 import { can } from '@atende/shared';
-import CheckCircle from '@mui/icons-material/CheckCircle';
 import ReportProblemOutlined from '@mui/icons-material/ReportProblemOutlined';
 import Button from '@mui/material/Button';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api';
-import { ConfirmDialog, ListPage, type Column } from '../../kit';
+import { checkColumn, ConfirmDialog, ListPage, type Column } from '../../kit';
 import { useSession } from '../../session/store';
 import { toast } from '../../ui/toast';
 import { useErrorToast } from '../../ui/useErrorToast';
@@ -93,13 +92,7 @@ export default function ConnectionsPage() {
       align: 'center',
       render: (c) => formatUpdatedAt(c.updatedAt),
     },
-    {
-      key: 'default',
-      label: t('connections.default'),
-      align: 'center',
-      render: (c) =>
-        c.isDefault && <CheckCircle color="success" aria-label={t('connections.default')} />,
-    },
+    checkColumn('default', t('connections.default'), (c) => c.isDefault),
   ];
 
   return (

@@ -10,10 +10,7 @@ import './i18n';
 export default function QueuesPage() {
   const { t } = useTranslation();
   const { values: settings } = useSettings();
-  const list = useResourceList<Queue>({
-    path: '/queue',
-    event: 'queue',
-  });
+  const list = useResourceList<Queue>({ path: '/queue', event: 'queue' });
   const columns: Column<Queue>[] = [
     { key: 'id', label: t('queues.id'), align: 'center', render: (q) => q.id },
     { key: 'name', label: t('queues.name'), render: (q) => q.name },

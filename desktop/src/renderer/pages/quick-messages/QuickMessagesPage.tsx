@@ -1,6 +1,5 @@
-import CheckCircle from '@mui/icons-material/CheckCircle';
 import { useTranslation } from 'react-i18next';
-import { ListPage, useResourceList, type Column } from '../../kit';
+import { checkColumn, ListPage, useResourceList, type Column } from '../../kit';
 import { useSession } from '../../session/store';
 import { QuickMessageDialog } from './QuickMessageDialog';
 import { canManage, type QuickMessage } from './rules';
@@ -24,13 +23,7 @@ export default function QuickMessagesPage() {
       label: t('quickMessages.media'),
       render: (q) => q.mediaName ?? t('quickMessages.noMedia'),
     },
-    {
-      key: 'geral',
-      label: t('quickMessages.geral'),
-      align: 'center',
-      render: (q) =>
-        q.geral && <CheckCircle color="success" aria-label={t('quickMessages.geral')} />,
-    },
+    checkColumn('geral', t('quickMessages.geral'), (q) => q.geral),
   ];
   return (
     <ListPage

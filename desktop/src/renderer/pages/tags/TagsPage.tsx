@@ -7,11 +7,7 @@ import './i18n';
 /** Tags page (admin §2): search, name as a coloured chip, tickets count, actions. */
 export default function TagsPage() {
   const { t } = useTranslation();
-  const list = useResourceList<Tag>({
-    path: '/tags/',
-    rows: 'tags',
-    event: 'tag',
-  });
+  const list = useResourceList<Tag>({ path: '/tags/', rows: 'tags', event: 'tag' });
   const columns: Column<Tag>[] = [
     {
       key: 'name',

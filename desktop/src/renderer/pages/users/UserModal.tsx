@@ -8,7 +8,7 @@ import {
   userUpdate,
   type Profile,
 } from '@atende/shared';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { api } from '../../api';
@@ -16,15 +16,14 @@ import type { User } from '../../api/types';
 import {
   FieldRow,
   FormDialog,
-  MultiSelectInput,
   PasswordInput,
   requiredText,
   SelectInput,
   TextInput,
+  useChoices,
   type RecordDialogProps,
 } from '../../kit';
 import { useSession } from '../../session/store';
-import { useErrorToast } from '../../ui/useErrorToast';
 import './i18n';
 
 /** Admin §5 user rules; an empty name or e-mail reads 'Required'. */
@@ -40,11 +39,6 @@ export const editUserForm = userUpdate.extend({
 });
 type FormIn = z.input<typeof newUserForm>;
 
-interface Option {
-  id: number;
-  name: string;
-}
-
 const toForm = (u: User | null): FormIn => ({
   name: u?.name ?? '',
   email: u?.email ?? '',
@@ -57,22 +51,15 @@ const toForm = (u: User | null): FormIn => ({
 
 /** The user modal: name, e-mail, password, profile, queues, default connection, allTicket. */
 export function UserModal(props: RecordDialogProps<User>) {
-  const { open, record: user } = props;
+  const { record: user } = props;
   const { t } = useTranslation();
-  const showError = useErrorToast();
   const me = useSession((s) => s.user);
   const myProfile: Profile = me?.profile ?? 'user';
   const editProfile = can(myProfile, 'user-modal:editProfile');
   const editQueues = can(myProfile, 'user-modal:editQueues');
-  const [queues, setQueues] = useState<Option[]>([]);
-  const [connections, setConnections] = useState<Option[]>([]);
+  const queues = useChoices('/queue', props.open && editQueues);
+  const connections = useChoices('/whatsapp', props.open && editProfile);
   const values = useMemo(() => toForm(user), [user]);
-
-  useEffect(() => {
-    if (!open) return;
-    if (editQueues) api.get<Option[]>('/queue').then(setQueues).catch(showError);
-    if (editProfile) api.get<Option[]>('/whatsapp').then(setConnections).catch(showError);
-  }, [open, editQueues, editProfile, showError]);
 
   return (
     <FormDialog
@@ -110,7 +97,7 @@ export function UserModal(props: RecordDialogProps<User>) {
         )}
       </FieldRow>
       {editQueues && (
-        <MultiSelectInput name="queueIds" label={t('users.dialog.queues')} options={queues} />
+        <SelectInput multiple name="queueIds" label={t('users.dialog.queues')} options={queues} />
       )}
       {editProfile && (
         <FieldRow>
@@ -118,7 +105,7 @@ export function UserModal(props: RecordDialogProps<User>) {
             name="whatsappId"
             label={t('users.dialog.whatsapp')}
             none={t('users.dialog.none')}
-            options={connections.map((c) => ({ value: c.id, label: c.name }))}
+            options={connections}
           />
           <SelectInput
             name="allTicket"

@@ -7,11 +7,7 @@ import './i18n';
 /** Users page (admin §2): search, add, table of id, name, e-mail, profile and actions. */
 export default function UsersPage() {
   const { t } = useTranslation();
-  const list = useResourceList<User>({
-    path: '/users/',
-    rows: 'users',
-    event: 'user',
-  });
+  const list = useResourceList<User>({ path: '/users/', rows: 'users', event: 'user' });
   const columns: Column<User>[] = [
     { key: 'id', label: t('users.id'), align: 'center', render: (u) => u.id },
     { key: 'name', label: t('users.name'), render: (u) => u.name },
