@@ -2,6 +2,7 @@ import CheckCircle from '@mui/icons-material/CheckCircle';
 import IconButton from '@mui/material/IconButton';
 import LinearProgress from '@mui/material/LinearProgress';
 import type { SxProps, Theme } from '@mui/material/styles';
+import useMediaQuery from '@mui/material/useMediaQuery';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
@@ -48,8 +49,35 @@ interface Props<T extends { id: number }> {
 }
 
 /**
+ * On a phone each row is a card: one line per column, its header on the left (the cell's
+ * `data-label`), the actions last. The table's elements and roles stay.
+ */
+const STACKED = {
+  '& thead': { display: 'none' },
+  '& tr': { display: 'block', borderBottom: 1, borderColor: 'divider', py: 0.5 },
+  '& td': {
+    display: 'flex',
+    alignItems: 'center',
+    justifyContent: 'space-between',
+    gap: 2,
+    border: 0,
+    py: 0.5,
+    textAlign: 'right',
+    overflowWrap: 'anywhere',
+  },
+  '& td[data-label]::before': {
+    content: 'attr(data-label)',
+    color: 'text.secondary',
+    textAlign: 'left',
+    flexShrink: 0,
+  },
+  '& td[data-actions]': { justifyContent: 'flex-end' },
+} as const;
+
+/**
  * The admin table: a sticky header, one row per record, a last column of row actions that stays
- * pinned at the right edge on a phone, the next page asked for near the bottom (admin §9).
+ * pinned at the right edge (a card per row on a phone), the next page asked for near the bottom
+ * (admin §9).
  */
 export function ResourceTable<T extends { id: number }>({
   label,
@@ -62,9 +90,10 @@ export function ResourceTable<T extends { id: number }>({
   empty,
 }: Props<T>) {
   const { t } = useTranslation();
+  const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
   return (
-    <ScrollPaper onEnd={onEnd} stickyActions={actions.length > 0}>
-      <Table size="small" stickyHeader aria-label={label}>
+    <ScrollPaper onEnd={onEnd} stickyActions={actions.length > 0 && !phone}>
+      <Table size="small" stickyHeader aria-label={label} sx={phone ? STACKED : undefined}>
         <TableHead>
           <TableRow>
             {columns.map((c) => (
@@ -79,12 +108,18 @@ export function ResourceTable<T extends { id: number }>({
           {rows.map((row) => (
             <TableRow key={row.id} data-testid={rowTestId(row)}>
               {columns.map((c) => (
-                <TableCell key={c.key} align={c.align} padding={c.padding} sx={c.cellSx}>
+                <TableCell
+                  key={c.key}
+                  align={c.align}
+                  padding={c.padding}
+                  sx={c.cellSx}
+                  data-label={typeof c.label === 'string' && c.label ? c.label : undefined}
+                >
                   {c.render(row)}
                 </TableCell>
               ))}
               {actions.length > 0 && (
-                <TableCell align="center" sx={{ whiteSpace: 'nowrap' }}>
+                <TableCell align="center" sx={{ whiteSpace: 'nowrap' }} data-actions>
                   {actions
                     .filter((a) => a.show?.(row) ?? true)
                     .map((a) => (
