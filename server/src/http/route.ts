@@ -1,8 +1,10 @@
-import type { Request, RequestHandler, Response } from 'express';
+import type { Request, RequestHandler, Response, Router } from 'express';
 import {
   can,
   collectReferences,
-  type Permission,
+  type Access,
+  type Endpoint,
+  type PlanFlag,
   type Profile,
   type Reference,
 } from '@atende/shared';
@@ -12,15 +14,17 @@ import { AppError, ValidationError } from './errors.js';
 import { TenantScope } from './tenant.js';
 import { verifyAccessToken, type AuthUser } from '../modules/auth/tokens.js';
 
-/** Who may call a route: anyone, any signed-in user, a permission holder, or the super user. */
-export type Access = 'public' | 'user' | 'super' | Permission | 'admin';
+export type { Access };
 
+/** What route() checks; every Endpoint of the shared route table is one. */
 export interface Spec {
   access?: Access;
   body?: z.ZodType;
   query?: z.ZodType;
   params?: z.ZodType;
   status?: number;
+  plan?: PlanFlag;
+  response?: Endpoint['response'];
 }
 
 type Out<T> = T extends z.ZodType ? z.output<T> : undefined;
@@ -89,6 +93,9 @@ export function route<const S extends Spec>(
         if (!token) throw new AppError('ERR_SESSION_EXPIRED');
         user = await verifyAccessToken(app, token);
         if (!allowed(user, access)) throw new AppError('ERR_NO_PERMISSION');
+        if (spec.plan && !(await planAllows(app, user.companyId, spec.plan))) {
+          throw new AppError('ERR_PLAN_FEATURE_DISABLED');
+        }
       }
       const references: Reference[] = [];
       const params = parse(spec.params, req.params, 'params', references);
@@ -112,10 +119,56 @@ export function route<const S extends Spec>(
       const result = await handler(ctx as unknown as Ctx<S>);
       if (res.headersSent) return;
       if (result === undefined) res.status(spec.status ?? 204).end();
-      else res.status(spec.status ?? 200).json(result);
+      else {
+        if (app.config.NODE_ENV === 'test') checkAnswer(spec, req, result);
+        res.status(spec.status ?? 200).json(result);
+      }
     } catch (err) {
       next(err);
     }
   };
   return Object.assign(handle, { spec });
+}
+
+/** Whether the company's plan has the flag (a company without a plan has none). */
+async function planAllows(app: AppContext, companyId: number, flag: PlanFlag): Promise<boolean> {
+  const rows = (await app.ds.query(
+    `SELECT p.* FROM companies c JOIN plans p ON p.id = c."planId" WHERE c.id = $1`,
+    [companyId],
+  )) as Record<string, unknown>[];
+  return rows[0]?.[flag] === true;
+}
+
+/**
+ * Under test every JSON answer is checked against the endpoint's declared response schema (as
+ * the client receives it, after JSON serialisation), so the route table cannot drift from what
+ * the server sends. Never on in production.
+ */
+function checkAnswer(spec: Spec, req: Request, result: unknown): void {
+  if (!spec.response || typeof spec.response === 'string') return;
+  const wire: unknown = JSON.parse(JSON.stringify(result));
+  const parsed = spec.response.safeParse(wire);
+  if (parsed.success) return;
+  const issues = parsed.error.issues
+    .slice(0, 5)
+    .map((i) => `${i.path.join('.')}: ${i.message}`)
+    .join('; ');
+  throw new Error(
+    `answer of ${req.method} ${req.route?.path as string} breaks its schema: ${issues}`,
+  );
+}
+
+type Handler<E extends Endpoint> = (ctx: Ctx<E>) => Promise<unknown>;
+
+/**
+ * Registers one endpoint of the shared route table on a router: its method and path, and
+ * route() with the endpoint as the spec (access, plan flag, validation, answer check).
+ */
+export function serve<const E extends Endpoint>(
+  router: Router,
+  app: AppContext,
+  endpoint: E,
+  handler: Handler<E>,
+): void {
+  router[endpoint.method](endpoint.path, route(app, endpoint, handler));
 }

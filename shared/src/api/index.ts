@@ -1,3 +1,4 @@
+export * from './endpoint.js';
 export * from './common.js';
 export * from './liberal.js';
 export * from './auth.js';
@@ -10,3 +11,6 @@ export * from './tickets.js';
 export * from './queues.js';
 export * from './quick-messages.js';
 export * from './whatsapps.js';
+export * from './tags.js';
+export * from './routes.js';
+export * from './invoices.js';

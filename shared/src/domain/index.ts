@@ -11,3 +11,5 @@ export * from './password.js';
 export * from './invoice.js';
 export * from './template.js';
 export * from './formatting.js';
+export * from './plan-flags.js';
+export * from './automation.js';

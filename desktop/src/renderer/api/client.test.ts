@@ -1,3 +1,4 @@
+import { tagEndpoints } from '@atende/shared';
 import { describe, expect, it, vi } from 'vitest';
 import type { HttpRequest, Platform } from '../platform';
 import { createApiClient } from './client';
@@ -105,5 +106,31 @@ describe('errorMessage (core §8 toast rules)', () => {
     );
     expect(errorMessage('Plain', 'pt-BR', generic)).toBe('Plain');
     expect(errorMessage(new TypeError('Failed to fetch'), 'pt-BR', generic)).toBe(generic);
+  });
+});
+
+describe('api.call (the shared route table)', () => {
+  it('fills the path, sends the body and answers typed', async () => {
+    const { platform, requests } = platformAnswering({ status: 200, data: { id: 7, name: 'vip' } });
+    const api = createApiClient(() => platform, hooks());
+    const tag = await api.call(tagEndpoints.updateTag, {
+      params: { id: 7 },
+      body: { name: 'vip' },
+    });
+    expect(tag.name).toBe('vip');
+    expect(requests[0]).toMatchObject({
+      method: 'PUT',
+      path: '/tags/7',
+      body: { name: 'vip' },
+      token: 'old',
+    });
+  });
+
+  it('refuses a path parameter it was not given instead of calling a wrong path', async () => {
+    const { platform, requests } = platformAnswering({ status: 200 });
+    const api = createApiClient(() => platform, hooks());
+    const params = {} as { id: number };
+    await expect(api.call(tagEndpoints.showTag, { params })).rejects.toThrow('missing path');
+    expect(requests).toHaveLength(0);
   });
 });

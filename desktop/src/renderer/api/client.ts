@@ -1,3 +1,4 @@
+import { fillPath, type Endpoint, type EndpointAnswer, type EndpointInput } from '@atende/shared';
 import type { HttpMethod, HttpRequest, Platform, QueryValue } from '../platform';
 import { ApiError } from './errors';
 
@@ -24,6 +25,14 @@ export interface ApiClient {
   post<T>(path: string, body?: unknown, options?: RequestOptions): Promise<T>;
   put<T>(path: string, body?: unknown, options?: RequestOptions): Promise<T>;
   delete<T>(path: string, options?: RequestOptions): Promise<T>;
+  /**
+   * Calls an endpoint of the shared route table: its method, its path with `params` filled in,
+   * `query` and `body` typed by its schemas, the answer typed by its response schema.
+   */
+  call<E extends Endpoint>(
+    endpoint: E,
+    input?: EndpointInput<E> & Pick<RequestOptions, 'signal'>,
+  ): Promise<EndpointAnswer<E>>;
 }
 
 /**
@@ -55,8 +64,22 @@ export function createApiClient(platform: () => Platform, hooks: SessionHooks): 
     throw ApiError.fromAnswer(answer.status, answer.data);
   }
 
+  const call: ApiClient['call'] = async (endpoint, input) =>
+    request(
+      endpoint.method.toUpperCase() as HttpMethod,
+      fillPath(endpoint.path, input?.params as Record<string, unknown> | undefined),
+      {
+        query: input?.query as Record<string, QueryValue> | undefined,
+        body: input?.body,
+        auth: endpoint.access !== 'public',
+        responseType: endpoint.response === 'file' ? 'blob' : undefined,
+        signal: input?.signal,
+      },
+    );
+
   return {
     request,
+    call,
     get: (path, options) => request('GET', path, options),
     post: (path, body, options) => request('POST', path, { ...options, body }),
     put: (path, body, options) => request('PUT', path, { ...options, body }),

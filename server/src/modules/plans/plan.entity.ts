@@ -1,3 +1,4 @@
+import { PLAN_FLAGS } from '@atende/shared';
 import { EntitySchema } from 'typeorm';
 
 export interface Plan {
@@ -19,16 +20,8 @@ export interface Plan {
   updatedAt: Date;
 }
 
-export const PLAN_FLAGS = [
-  'useCampaigns',
-  'useSchedules',
-  'useInternalChat',
-  'useExternalApi',
-  'useKanban',
-  'useOpenAi',
-  'useIntegrations',
-  'useInternal',
-] as const;
+/** The flags' columns, one per PLAN_FLAGS entry (shared). */
+export { PLAN_FLAGS };
 
 export const PlanEntity = new EntitySchema<Plan>({
   name: 'Plan',

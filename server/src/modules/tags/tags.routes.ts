@@ -1,10 +1,9 @@
 import { Router } from 'express';
-import { idParams, pageQuery, tagInput, tagSync } from '@atende/shared';
-import { z } from 'zod';
+import { tagEndpoints as api } from '@atende/shared';
 import type { EntityManager } from 'typeorm';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
-import { route } from '../../http/route.js';
+import { serve } from '../../http/route.js';
 import type { TenantScope } from '../../http/tenant.js';
 import type { AuthUser } from '../auth/tokens.js';
 import type { Change } from '../changes/change-log.js';
@@ -46,33 +45,24 @@ export function tagsRoutes(app: AppContext): Router {
     return tags.map((tag) => ({ ...tag, ticketsCount: counts.get(tag.id) ?? 0 }));
   };
 
-  router.get(
-    '/tags',
-    route(app, { query: pageQuery }, async ({ scope, query }) => {
-      const qb = scope.repo(TagEntity).query('g');
-      if (query.searchParam) qb.andWhere('g.name ILIKE :s', { s: `%${query.searchParam}%` });
-      const [page, count] = await qb
-        .orderBy('g.name', 'ASC')
-        .skip((query.pageNumber - 1) * PAGE)
-        .take(PAGE)
-        .getManyAndCount();
-      const tags = await withTicketsCount(page);
-      return { tags, count, hasMore: count > query.pageNumber * PAGE };
-    }),
+  serve(router, app, api.listTags, async ({ scope, query }) => {
+    const qb = scope.repo(TagEntity).query('g');
+    if (query.searchParam) qb.andWhere('g.name ILIKE :s', { s: `%${query.searchParam}%` });
+    const [page, count] = await qb
+      .orderBy('g.name', 'ASC')
+      .skip((query.pageNumber - 1) * PAGE)
+      .take(PAGE)
+      .getManyAndCount();
+    const tags = await withTicketsCount(page);
+    return { tags, count, hasMore: count > query.pageNumber * PAGE };
+  });
+
+  serve(router, app, api.tagList, ({ scope }) =>
+    scope.repo(TagEntity).find({}, { order: { name: 'ASC' } }),
   );
 
-  router.get(
-    '/tags/list',
-    route(app, { query: z.object({}).passthrough() }, ({ scope }) =>
-      scope.repo(TagEntity).find({}, { order: { name: 'ASC' } }),
-    ),
-  );
-
-  router.get(
-    '/tags/:id',
-    route(app, { params: idParams }, ({ scope, params }) =>
-      scope.repo(TagEntity, 'ERR_NO_TAG_FOUND').get(params.id),
-    ),
+  serve(router, app, api.showTag, ({ scope, params }) =>
+    scope.repo(TagEntity, 'ERR_NO_TAG_FOUND').get(params.id),
   );
 
   /** The tag's row and its change row commit together (`work` writes through `scope`/`tx`). */
@@ -87,73 +77,61 @@ export function tagsRoutes(app: AppContext): Router {
       },
     );
 
-  router.post(
-    '/tags',
-    route(app, { body: tagInput, status: 201 }, ({ user, scope, body }) => {
-      assertKanbanAllowed(user, body.kanban, 0);
-      return save(scope, async (_scope, tx, changes) => {
-        const [tag] = (await tx.query(
-          `INSERT INTO tags ("companyId", name, color, kanban) VALUES ($1, $2, $3, $4) RETURNING *`,
-          [scope.companyId, body.name, body.color ?? '#A4CCCC', body.kanban ?? 0],
-        )) as Tag[];
-        changes.push(tagChange(tag!, 'create'));
-        return tag!;
-      });
-    }),
-  );
+  serve(router, app, api.createTag, ({ user, scope, body }) => {
+    assertKanbanAllowed(user, body.kanban, 0);
+    return save(scope, async (_scope, tx, changes) => {
+      const [tag] = (await tx.query(
+        `INSERT INTO tags ("companyId", name, color, kanban) VALUES ($1, $2, $3, $4) RETURNING *`,
+        [scope.companyId, body.name, body.color ?? '#A4CCCC', body.kanban ?? 0],
+      )) as Tag[];
+      changes.push(tagChange(tag!, 'create'));
+      return tag!;
+    });
+  });
 
-  router.put(
-    '/tags/:id',
-    route(app, { params: idParams, body: tagInput.partial() }, ({ user, scope, params, body }) => {
-      return save(scope, async (txScope, _tx, changes) => {
-        const tags = txScope.repo(TagEntity, 'ERR_NO_TAG_FOUND');
-        assertKanbanAllowed(user, body.kanban, (await tags.get(params.id)).kanban);
-        const tag = await tags.update(params.id, body);
-        changes.push(tagChange(tag, 'update'));
-        return tag;
-      });
-    }),
-  );
+  serve(router, app, api.updateTag, ({ user, scope, params, body }) => {
+    return save(scope, async (txScope, _tx, changes) => {
+      const tags = txScope.repo(TagEntity, 'ERR_NO_TAG_FOUND');
+      assertKanbanAllowed(user, body.kanban, (await tags.get(params.id)).kanban);
+      const tag = await tags.update(params.id, body);
+      changes.push(tagChange(tag, 'update'));
+      return tag;
+    });
+  });
 
-  router.delete(
-    '/tags/:id',
-    route(app, { params: idParams }, async ({ scope, params }) => {
-      await withChanges(app, scope.companyId, async (tx, changes) => {
-        const [rows] = (await tx.query(
-          'DELETE FROM tags WHERE id = $1 AND "companyId" = $2 RETURNING id',
-          [params.id, scope.companyId],
-        )) as [{ id: number }[], number];
-        if (!rows.length) throw new AppError('ERR_NO_TAG_FOUND');
-        changes.push(tagChange({ id: params.id }, 'delete'));
-      });
-      return { message: 'Tag deleted' };
-    }),
-  );
+  serve(router, app, api.deleteTag, async ({ scope, params }) => {
+    await withChanges(app, scope.companyId, async (tx, changes) => {
+      const [rows] = (await tx.query(
+        'DELETE FROM tags WHERE id = $1 AND "companyId" = $2 RETURNING id',
+        [params.id, scope.companyId],
+      )) as [{ id: number }[], number];
+      if (!rows.length) throw new AppError('ERR_NO_TAG_FOUND');
+      changes.push(tagChange({ id: params.id }, 'delete'));
+    });
+    return { message: 'Tag deleted' };
+  });
 
-  router.post(
-    '/tags/sync',
-    route(app, { body: tagSync }, async ({ user, body }) => {
-      const viewer = await loadViewer(app.ds, user.companyId, user.id);
-      const tagIds = [...new Set(body.tags.map((t) => (typeof t === 'number' ? t : t.id)))];
-      return withChanges(app, user.companyId, async (tx, changes) => {
-        const ticket = await loadTicket(tx, user.companyId, body.ticketId);
-        assertCanOpen(viewer, ticket);
-        const owned = (await tx.query(
-          'SELECT id FROM tags WHERE "companyId" = $1 AND id = ANY($2::int[])',
-          [user.companyId, tagIds],
-        )) as unknown[];
-        if (owned.length !== tagIds.length) throw new AppError('ERR_NO_TAG_FOUND');
-        await tx.query('DELETE FROM ticket_tags WHERE "ticketId" = $1', [ticket.id]);
-        await tx.query(
-          `INSERT INTO ticket_tags ("ticketId", "tagId") SELECT $1, unnest($2::int[])`,
-          [ticket.id, tagIds],
-        );
-        const updated = await loadTicket(tx, user.companyId, ticket.id);
-        changes.push(ticketChange(updated));
-        return { tags: updated.tags };
-      });
-    }),
-  );
+  serve(router, app, api.syncTicketTags, async ({ user, body }) => {
+    const viewer = await loadViewer(app.ds, user.companyId, user.id);
+    const tagIds = [...new Set(body.tags.map((t) => (typeof t === 'number' ? t : t.id)))];
+    return withChanges(app, user.companyId, async (tx, changes) => {
+      const ticket = await loadTicket(tx, user.companyId, body.ticketId);
+      assertCanOpen(viewer, ticket);
+      const owned = (await tx.query(
+        'SELECT id FROM tags WHERE "companyId" = $1 AND id = ANY($2::int[])',
+        [user.companyId, tagIds],
+      )) as unknown[];
+      if (owned.length !== tagIds.length) throw new AppError('ERR_NO_TAG_FOUND');
+      await tx.query('DELETE FROM ticket_tags WHERE "ticketId" = $1', [ticket.id]);
+      await tx.query(`INSERT INTO ticket_tags ("ticketId", "tagId") SELECT $1, unnest($2::int[])`, [
+        ticket.id,
+        tagIds,
+      ]);
+      const updated = await loadTicket(tx, user.companyId, ticket.id);
+      changes.push(ticketChange(updated));
+      return { tags: updated.tags };
+    });
+  });
 
   return router;
 }

@@ -3,6 +3,7 @@ import Chip from '@mui/material/Chip';
 import TextField from '@mui/material/TextField';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { tagEndpoints } from '@atende/shared';
 import { api } from '../../api';
 import type { Tag, Ticket } from '../../api/types';
 import { useErrorToast } from '../../ui/useErrorToast';
@@ -25,13 +26,15 @@ export function TagEditor({ ticket }: { ticket: Ticket }) {
       for (const item of next) {
         if (typeof item !== 'string') tags.push(item);
         else if (item.trim()) {
-          const created = await api.post<Tag>('/tags', { name: item.trim() });
+          const created = await api.call(tagEndpoints.createTag, { body: { name: item.trim() } });
           setOptions((list) => [...list, created]);
           tags.push(created);
         }
       }
       setValue(tags);
-      await api.post('/tags/sync', { ticketId: ticket.id, tags: tags.map((tag) => tag.id) });
+      await api.call(tagEndpoints.syncTicketTags, {
+        body: { ticketId: ticket.id, tags: tags.map((tag) => tag.id) },
+      });
     } catch (error) {
       showError(error);
     }
