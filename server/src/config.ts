@@ -21,8 +21,6 @@ const schema = z
     REDIS_PREFIX: z.string().default('atende'),
     JWT_SECRET: z.string().min(16).default(DEFAULT_SECRET),
     JWT_REFRESH_SECRET: z.string().min(16).default(`${DEFAULT_SECRET}-refresh`),
-    /** Key for secrets stored encrypted at rest (lib/secret-box.ts); unset: derived from JWT_SECRET. */
-    SECRETS_KEY: z.string().min(32).optional(),
     ACCESS_TOKEN_TTL: z.string().default('15m'),
     REFRESH_TOKEN_TTL: z.string().default('7d'),
     ADMIN_EMAIL: z.string().email().default('admin@atende.local'),

@@ -563,6 +563,7 @@ export const ERRORS = {
     'O provedor de pagamentos não respondeu como esperado. Tente novamente em instantes.',
     'The payment provider did not answer as expected. Try again shortly.',
     'El proveedor de pagos no respondió como se esperaba. Inténtelo de nuevo en breve.',
+  ),
   // Outside services (issue 18): a prompt's or an integration's call failed. The message never
   // carries the credential or the provider's raw answer.
   ERR_INTEGRATION_AUTH: entry(

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { SECRET_MASK, type BillingProviderBody, type BillingProviderKind } from '@atende/shared';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
-import { SecretBox } from '../../lib/secret-box.js';
+import { secretBoxFromConfig } from '../../lib/secret-box.js';
 import { foldAscii, MERCHANT_CITY_MAX, MERCHANT_NAME_MAX, pixKeyKind } from './pix.js';
 import type { PaymentProvider } from './provider.js';
 import { ASAAS_PRODUCTION_URL, asaasProvider } from './providers/asaas.js';
@@ -64,7 +64,7 @@ export async function saveBillingProvider(
   body: BillingProviderBody,
 ): Promise<void> {
   const { settings, secrets } = split(app, body);
-  const box = SecretBox.fromConfig(app.config);
+  const box = secretBoxFromConfig(app.config);
   const sealed = secrets ? box.seal(JSON.stringify(secrets), purpose(body.provider)) : null;
   await app.ds.transaction(async (tx) => {
     await tx.query('UPDATE billing_providers SET active = false WHERE active AND provider <> $1', [
@@ -99,7 +99,7 @@ export async function billingProviderView(
 
 function adapterOf(app: AppContext, row: Row): PaymentProvider {
   if (row.provider === 'static-pix') return staticPixProvider(staticSettings.parse(row.settings));
-  const box = SecretBox.fromConfig(app.config);
+  const box = secretBoxFromConfig(app.config);
   const secrets = asaasSecrets.parse(JSON.parse(box.open(row.secret ?? '', purpose('asaas'))));
   return asaasProvider(asaasSettings.parse(row.settings), secrets);
 }
