@@ -1,4 +1,4 @@
-import { tagInput } from '@atende/shared';
+import { tagEndpoints, tagInput, type TagAnswer } from '@atende/shared';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
@@ -14,13 +14,8 @@ import {
 } from '../../kit';
 import './i18n';
 
-export interface Tag {
-  id: number;
-  name: string;
-  color: string;
-  kanban: number;
-  ticketsCount?: number;
-}
+/** A tag as `/tags` answers it; the list's page adds how many tickets carry it. */
+export type Tag = TagAnswer & { ticketsCount?: number };
 
 /**
  * The tag rules of `@atende/shared` (admin §5): an empty name reads 'Obrigatório', a short one
@@ -61,10 +56,12 @@ export function TagDialog(props: RecordDialogProps<Tag>) {
       submit={({ kanban, ...fields }) => {
         const body = {
           ...fields,
-          ...(kanbanAllowed && { kanban: kanban ? 1 : 0 }),
+          ...(kanbanAllowed && { kanban: kanban ? (1 as const) : (0 as const) }),
           userId: user?.id,
         };
-        return record ? api.put<Tag>(`/tags/${record.id}`, body) : api.post<Tag>('/tags', body);
+        return record
+          ? api.call(tagEndpoints.updateTag, { params: { id: record.id }, body })
+          : api.call(tagEndpoints.createTag, { body });
       }}
     >
       <TextInput name="name" label={t('tags.dialog.name')} autoFocus />
