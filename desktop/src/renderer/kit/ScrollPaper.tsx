@@ -14,7 +14,10 @@ const STICKY_ACTIONS = {
     bgcolor: 'background.paper',
     zIndex: 1,
   },
-  '& .MuiTableHead-root .MuiTableCell-root:last-of-type': { zIndex: 3 },
+  '& .MuiTableHead-root .MuiTableCell-root:last-of-type': {
+    zIndex: 3,
+    bgcolor: 'background.default',
+  },
 } as const;
 
 /** The page's scrolling table area; asks for the next page near its bottom. */
