@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { admin, agent, openPage, signedIn, writes } from '../admin/testing';
+import { admin, agent, openPage, signedIn, writes } from '../../../../test/pages';
 import { renderApp } from '../../../../test/render';
 
 const row = (id: number, status: string, extra: object = {}) => ({

@@ -1,24 +1,13 @@
 import { can } from '@atende/shared';
-import CheckCircle from '@mui/icons-material/CheckCircle';
-import DeleteOutline from '@mui/icons-material/DeleteOutlined';
-import Edit from '@mui/icons-material/Edit';
 import ReportProblemOutlined from '@mui/icons-material/ReportProblemOutlined';
 import Button from '@mui/material/Button';
-import IconButton from '@mui/material/IconButton';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api';
+import { checkColumn, ConfirmDialog, ListPage, type Column } from '../../kit';
 import { useSession } from '../../session/store';
 import { toast } from '../../ui/toast';
 import { useErrorToast } from '../../ui/useErrorToast';
-import { ConfirmDialog } from '../admin/ConfirmDialog';
-import { PageHeader } from '../admin/PageHeader';
-import { PageFrame, ScrollPaper } from '../admin/ScrollPaper';
 import { ConnectionModal } from './ConnectionModal';
 import { DeadLettersDialog } from './DeadLettersDialog';
 import { QrCodeModal } from './QrCodeModal';
@@ -28,25 +17,21 @@ import type { Connection } from './types';
 import { useConnections, useSimulatorAvailable } from './useConnections';
 import './i18n';
 
-type Confirm = { kind: 'delete' | 'disconnect'; connection: Connection } | null;
-
 /** Connections page (admin §2): the company's WhatsApp numbers and their sessions. */
 export default function ConnectionsPage() {
   const { t } = useTranslation();
   const showError = useErrorToast();
   const profile = useSession((s) => s.user?.profile ?? 'user');
-  const { connections, pairingCodes, replace, drop } = useConnections();
+  const { list, pairingCodes } = useConnections();
   const canAdd = can(profile, 'connections-page:addConnection');
   const canAct = can(profile, 'connections-page:actionButtons');
   const canEdit = can(profile, 'connections-page:editOrDeleteConnection');
   const simulator = useSimulatorAvailable(canAdd || canEdit);
-  const [editing, setEditing] = useState<Connection | null>(null);
-  const [modalOpen, setModalOpen] = useState(false);
   const [qrId, setQrId] = useState<number | null>(null);
-  const [confirm, setConfirm] = useState<Confirm>(null);
+  const [disconnecting, setDisconnecting] = useState<Connection | null>(null);
   const [lettersOf, setLettersOf] = useState<Connection | null>(null);
   const closeLetters = useCallback(() => setLettersOf(null), []);
-  const qrConnection = connections.find((c) => c.id === qrId) ?? null;
+  const qrConnection = list.items.find((c) => c.id === qrId) ?? null;
   const closeQr = useCallback(() => setQrId(null), []);
 
   const restart = async () => {
@@ -61,7 +46,7 @@ export default function ConnectionsPage() {
   const session = async (connection: Connection, button: SessionButton) => {
     try {
       if (button === 'qrcode') return setQrId(connection.id);
-      if (button === 'disconnect') return setConfirm({ kind: 'disconnect', connection });
+      if (button === 'disconnect') return setDisconnecting(connection);
       if (button === 'tryAgain') await api.post(`/whatsappsession/${connection.id}`);
       if (button === 'newQr') {
         await api.put(`/whatsappsession/${connection.id}`);
@@ -72,117 +57,76 @@ export default function ConnectionsPage() {
     }
   };
 
-  const confirmed = async () => {
-    if (!confirm) return;
-    const { kind, connection } = confirm;
+  const disconnect = async (connection: Connection) => {
     try {
-      if (kind === 'disconnect') {
-        await api.delete(`/whatsappsession/${connection.id}`);
-      } else {
-        await api.delete(`/whatsapp/${connection.id}`);
-        drop(connection.id);
-        toast.success(t('connections.deleted'));
-      }
+      await api.delete(`/whatsappsession/${connection.id}`);
     } catch (error) {
       showError(error);
     }
   };
 
+  const columns: Column<Connection>[] = [
+    { key: 'name', label: t('connections.name'), render: (c) => c.name },
+    { key: 'number', label: t('connections.number'), render: (c) => c.number ?? '' },
+    {
+      key: 'status',
+      label: t('connections.status'),
+      align: 'center',
+      render: (c) => <StatusIcon status={c.status} />,
+    },
+    ...(canAct
+      ? [
+          {
+            key: 'session',
+            label: t('connections.session'),
+            align: 'center' as const,
+            render: (c: Connection) => (
+              <SessionButtons status={c.status} onAction={(b) => void session(c, b)} />
+            ),
+          },
+        ]
+      : []),
+    {
+      key: 'updatedAt',
+      label: t('connections.lastUpdate'),
+      align: 'center',
+      render: (c) => formatUpdatedAt(c.updatedAt),
+    },
+    checkColumn('default', t('connections.default'), (c) => c.isDefault),
+  ];
+
   return (
-    <PageFrame>
-      <PageHeader title={t('connections.title')}>
-        {canAct && (
-          <Button variant="outlined" onClick={restart}>
+    <ListPage
+      texts="connections"
+      list={list}
+      columns={columns}
+      testId="connection"
+      buttons={
+        canAct && (
+          <Button variant="outlined" onClick={() => void restart()}>
             {t('connections.restart')}
           </Button>
-        )}
-        {canAdd && (
-          <Button
-            variant="contained"
-            onClick={() => {
-              setEditing(null);
-              setModalOpen(true);
-            }}
-          >
-            {t('connections.add')}
-          </Button>
-        )}
-      </PageHeader>
-      <ScrollPaper>
-        <Table size="small" stickyHeader aria-label={t('connections.title')}>
-          <TableHead>
-            <TableRow>
-              <TableCell>{t('connections.name')}</TableCell>
-              <TableCell>{t('connections.number')}</TableCell>
-              <TableCell align="center">{t('connections.status')}</TableCell>
-              {canAct && <TableCell align="center">{t('connections.session')}</TableCell>}
-              <TableCell align="center">{t('connections.lastUpdate')}</TableCell>
-              <TableCell align="center">{t('connections.default')}</TableCell>
-              {canEdit && <TableCell align="center">{t('admin.actions')}</TableCell>}
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {connections.map((c) => (
-              <TableRow key={c.id} data-testid={`connection-${c.id}`}>
-                <TableCell>{c.name}</TableCell>
-                <TableCell>{c.number ?? ''}</TableCell>
-                <TableCell align="center">
-                  <StatusIcon status={c.status} />
-                </TableCell>
-                {canAct && (
-                  <TableCell align="center">
-                    <SessionButtons status={c.status} onAction={(b) => session(c, b)} />
-                  </TableCell>
-                )}
-                <TableCell align="center">{formatUpdatedAt(c.updatedAt)}</TableCell>
-                <TableCell align="center">
-                  {c.isDefault && (
-                    <CheckCircle color="success" aria-label={t('connections.default')} />
-                  )}
-                </TableCell>
-                {canEdit && (
-                  <TableCell align="center">
-                    <IconButton
-                      size="small"
-                      aria-label={t('common.edit')}
-                      onClick={() => {
-                        setEditing(c);
-                        setModalOpen(true);
-                      }}
-                    >
-                      <Edit />
-                    </IconButton>
-                    <IconButton
-                      size="small"
-                      aria-label={t('common.delete')}
-                      onClick={() => setConfirm({ kind: 'delete', connection: c })}
-                    >
-                      <DeleteOutline />
-                    </IconButton>
-                    <IconButton
-                      size="small"
-                      aria-label={t('connections.deadLetters.open')}
-                      onClick={() => setLettersOf(c)}
-                    >
-                      <ReportProblemOutlined />
-                    </IconButton>
-                  </TableCell>
-                )}
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-      </ScrollPaper>
-      <ConnectionModal
-        open={modalOpen}
-        connection={editing}
-        simulator={simulator}
-        onClose={() => setModalOpen(false)}
-        onSaved={(saved) => {
-          replace(saved);
-          if (!editing) setQrId(saved.id);
-        }}
-      />
+        )
+      }
+      addable={canAdd}
+      editable={canEdit}
+      deletable={canEdit}
+      trailingActions={
+        canEdit
+          ? [
+              {
+                key: 'deadLetters',
+                label: t('connections.deadLetters.open'),
+                icon: <ReportProblemOutlined />,
+                onClick: setLettersOf,
+              },
+            ]
+          : []
+      }
+      dialog={(props) => <ConnectionModal {...props} simulator={simulator} />}
+      // A new connection shows its QR code at once.
+      onSaved={(saved, added) => added && setQrId(saved.id)}
+    >
       <QrCodeModal
         connection={qrConnection}
         pairingCode={qrId === null ? undefined : pairingCodes[qrId]}
@@ -190,16 +134,12 @@ export default function ConnectionsPage() {
       />
       <DeadLettersDialog connection={lettersOf} onClose={closeLetters} />
       <ConfirmDialog
-        open={Boolean(confirm)}
-        title={
-          confirm?.kind === 'disconnect'
-            ? t('connections.disconnectTitle')
-            : t('connections.deleteTitle', { name: confirm?.connection.name ?? '' })
-        }
-        message={confirm?.kind === 'disconnect' ? t('connections.disconnectMessage') : undefined}
-        onClose={() => setConfirm(null)}
-        onConfirm={confirmed}
+        open={disconnecting !== null}
+        title={t('connections.disconnectTitle')}
+        message={t('connections.disconnectMessage')}
+        onClose={() => setDisconnecting(null)}
+        onConfirm={() => disconnecting && void disconnect(disconnecting)}
       />
-    </PageFrame>
+    </ListPage>
   );
 }

@@ -1,4 +1,4 @@
-import { registerBundles } from '../admin/i18n';
+import { registerBundles } from '../../kit/i18n';
 
 registerBundles({
   'pt-BR': {
@@ -41,7 +41,7 @@ registerBundles({
         TIMEOUT: 'Tempo esgotado',
         OPENING: 'Iniciando',
       },
-      modal: {
+      dialog: {
         addTitle: 'Adicionar WhatsApp',
         editTitle: 'Editar WhatsApp',
         name: 'Nome',
@@ -115,7 +115,7 @@ registerBundles({
         TIMEOUT: 'Timed out',
         OPENING: 'Starting',
       },
-      modal: {
+      dialog: {
         addTitle: 'Add WhatsApp',
         editTitle: 'Edit WhatsApp',
         name: 'Name',
@@ -189,7 +189,7 @@ registerBundles({
         TIMEOUT: 'Tiempo agotado',
         OPENING: 'Iniciando',
       },
-      modal: {
+      dialog: {
         addTitle: 'Agregar WhatsApp',
         editTitle: 'Editar WhatsApp',
         name: 'Nombre',

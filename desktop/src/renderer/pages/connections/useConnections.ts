@@ -1,15 +1,11 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api } from '../../api';
+import { useResourceList } from '../../kit';
 import { useCompanyEvent } from '../../session/useRealtime';
-import { useErrorToast } from '../../ui/useErrorToast';
-import { removeById, upsertById } from '../admin/scroll';
 import type { Connection, SessionUpdate } from './types';
 
 /** The company's connections, kept live by the whatsapp and whatsappSession events. */
 export function useConnections() {
-  const showError = useErrorToast();
-  const [connections, setConnections] = useState<Connection[]>([]);
-  const [loading, setLoading] = useState(true);
   const [pairingCodes, setPairingCodes] = useState<Record<number, string>>({});
   // The newest session state per connection. A connection update can arrive after a session
   // update it predates (they come from different processes); it must not undo the newer state.
@@ -23,25 +19,13 @@ export function useConnections() {
     if (older) return connection;
     return { ...connection, ...live } as Connection;
   }, []);
-
-  useEffect(() => {
-    api
-      .get<Connection[]>('/whatsapp', { query: { session: 0 } })
-      .then(setConnections)
-      .catch(showError)
-      .finally(() => setLoading(false));
-  }, [showError]);
-
-  useCompanyEvent('whatsapp', (payload) => {
-    const event = payload as { action: string; whatsapp?: Connection; whatsappId?: number };
-    if (event.action === 'update' && event.whatsapp) {
-      const whatsapp = withSession(event.whatsapp);
-      setConnections((list) => upsertById(list, whatsapp));
-    }
-    if (event.action === 'delete' && event.whatsappId) {
-      const id = event.whatsappId;
-      setConnections((list) => removeById(list, id));
-    }
+  const list = useResourceList<Connection>({
+    path: '/whatsapp',
+    query: { session: 0 },
+    event: 'whatsapp',
+    item: 'whatsapp',
+    id: 'whatsappId',
+    adopt: withSession,
   });
 
   useCompanyEvent('whatsappSession', (payload) => {
@@ -49,8 +33,8 @@ export function useConnections() {
     if (!session) return;
     const { pairingCode, ...live } = session;
     sessions.current.set(live.id, live);
-    setConnections((list) =>
-      list.map((c) => (c.id === live.id ? ({ ...c, ...live } as Connection) : c)),
+    list.patch((rows) =>
+      rows.map((c) => (c.id === live.id ? ({ ...c, ...live } as Connection) : c)),
     );
     setPairingCodes((codes) => {
       if (pairingCode) return { ...codes, [live.id]: pairingCode };
@@ -60,13 +44,7 @@ export function useConnections() {
     });
   });
 
-  const replace = useCallback(
-    (connection: Connection) => setConnections((list) => upsertById(list, withSession(connection))),
-    [withSession],
-  );
-  const drop = useCallback((id: number) => setConnections((list) => removeById(list, id)), []);
-
-  return { connections, loading, pairingCodes, replace, drop };
+  return { list, pairingCodes };
 }
 
 /** Whether the server offers the simulator provider (`GET /whatsapp/providers`). */

@@ -15,7 +15,7 @@ import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 're
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api';
 import { useErrorToast } from '../../ui/useErrorToast';
-import { ConfirmDialog } from '../admin/ConfirmDialog';
+import { ConfirmDialog } from '../../kit/ConfirmDialog';
 import type { QueueOptionNode } from './types';
 import './i18n';
 

@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { COLOR_PALETTE } from '../admin/ColorPicker';
-import { admin, openPage, signedIn, writes } from '../admin/testing';
+import { COLOR_PALETTE } from '../../kit/ColorPicker';
+import { admin, openPage, signedIn, writes } from '../../../../test/pages';
 import { nextOptionNumber } from './OptionTree';
 
 const settings = (scheduleType: string) => [{ key: 'scheduleType', value: scheduleType }];

@@ -1,7 +1,8 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { admin, agent, openPage, signedIn, writes } from '../admin/testing';
-import { attachmentName, canManage } from './rules';
+import { admin, agent, openPage, signedIn, writes } from '../../../../test/pages';
+import { attachmentName } from '../../kit';
+import { canManage } from './rules';
 
 const record = (id: number, extra: object) => ({
   id,

@@ -1,20 +1,6 @@
-import CheckCircle from '@mui/icons-material/CheckCircle';
-import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
-import Edit from '@mui/icons-material/Edit';
-import Button from '@mui/material/Button';
-import IconButton from '@mui/material/IconButton';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { checkColumn, ListPage, useResourceList, type Column } from '../../kit';
 import { useSession } from '../../session/store';
-import { ConfirmDialog } from '../admin/ConfirmDialog';
-import { PageHeader } from '../admin/PageHeader';
-import { PageFrame, ScrollPaper } from '../admin/ScrollPaper';
-import { usePagedList } from '../admin/usePagedList';
 import { QuickMessageDialog } from './QuickMessageDialog';
 import { canManage, type QuickMessage } from './rules';
 import './i18n';
@@ -23,92 +9,31 @@ import './i18n';
 export default function QuickMessagesPage() {
   const { t } = useTranslation();
   const me = useSession((s) => s.user);
-  const list = usePagedList<QuickMessage>('/quick-messages', {
+  const list = useResourceList<QuickMessage>({
+    path: '/quick-messages',
     rows: 'records',
     event: 'quickmessage',
     item: 'record',
     id: 'id',
   });
-  const [editing, setEditing] = useState<QuickMessage | null>(null);
-  const [open, setOpen] = useState(false);
-  const [deleting, setDeleting] = useState<QuickMessage | null>(null);
-
+  const columns: Column<QuickMessage>[] = [
+    { key: 'shortcode', label: t('quickMessages.shortcode'), render: (q) => q.shortcode },
+    {
+      key: 'media',
+      label: t('quickMessages.media'),
+      render: (q) => q.mediaName ?? t('quickMessages.noMedia'),
+    },
+    checkColumn('geral', t('quickMessages.geral'), (q) => q.geral),
+  ];
   return (
-    <PageFrame>
-      <PageHeader title={t('quickMessages.title')} search={list.search} onSearch={list.setSearch}>
-        <Button
-          variant="contained"
-          onClick={() => {
-            setEditing(null);
-            setOpen(true);
-          }}
-        >
-          {t('quickMessages.add')}
-        </Button>
-      </PageHeader>
-      <ScrollPaper onEnd={list.loadMore}>
-        <Table size="small" stickyHeader aria-label={t('quickMessages.title')}>
-          <TableHead>
-            <TableRow>
-              <TableCell>{t('quickMessages.shortcode')}</TableCell>
-              <TableCell>{t('quickMessages.media')}</TableCell>
-              <TableCell align="center">{t('quickMessages.geral')}</TableCell>
-              <TableCell align="center">{t('admin.actions')}</TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {list.items.map((q) => {
-              const manage = me ? canManage(me.profile, me.id, q) : false;
-              return (
-                <TableRow key={q.id} data-testid={`quick-message-${q.id}`}>
-                  <TableCell>{q.shortcode}</TableCell>
-                  <TableCell>{q.mediaName ?? t('quickMessages.noMedia')}</TableCell>
-                  <TableCell align="center">
-                    {q.geral && (
-                      <CheckCircle color="success" aria-label={t('quickMessages.geral')} />
-                    )}
-                  </TableCell>
-                  <TableCell align="center">
-                    {manage && (
-                      <>
-                        <IconButton
-                          size="small"
-                          aria-label={t('common.edit')}
-                          onClick={() => {
-                            setEditing(q);
-                            setOpen(true);
-                          }}
-                        >
-                          <Edit />
-                        </IconButton>
-                        <IconButton
-                          size="small"
-                          aria-label={t('common.delete')}
-                          onClick={() => setDeleting(q)}
-                        >
-                          <DeleteOutlined />
-                        </IconButton>
-                      </>
-                    )}
-                  </TableCell>
-                </TableRow>
-              );
-            })}
-          </TableBody>
-        </Table>
-      </ScrollPaper>
-      <QuickMessageDialog
-        open={open}
-        record={editing}
-        onClose={() => setOpen(false)}
-        onSaved={list.upsert}
-      />
-      <ConfirmDialog
-        open={Boolean(deleting)}
-        title={t('quickMessages.deleteTitle', { shortcode: deleting?.shortcode ?? '' })}
-        onClose={() => setDeleting(null)}
-        onConfirm={() => deleting && list.destroy(deleting.id, t('quickMessages.deleted'))}
-      />
-    </PageFrame>
+    <ListPage
+      texts="quickMessages"
+      list={list}
+      columns={columns}
+      testId="quick-message"
+      rowName={(q) => q.shortcode}
+      canManage={(q) => (me ? canManage(me.profile, me.id, q) : false)}
+      dialog={(props) => <QuickMessageDialog {...props} />}
+    />
   );
 }

@@ -1,4 +1,4 @@
-import { registerBundles } from '../admin/i18n';
+import { registerBundles } from '../../kit/i18n';
 
 registerBundles({
   'pt-BR': {
@@ -11,7 +11,7 @@ registerBundles({
       geral: 'Global',
       saved: 'Resposta rápida salva com sucesso.',
       deleted: 'Resposta rápida excluída com sucesso.',
-      deleteTitle: 'Excluir a resposta {{shortcode}}?',
+      deleteTitle: 'Excluir a resposta {{name}}?',
       dialog: {
         addTitle: 'Adicionar resposta rápida',
         editTitle: 'Editar resposta rápida',
@@ -31,7 +31,7 @@ registerBundles({
       geral: 'Global',
       saved: 'Quick reply saved successfully.',
       deleted: 'Quick reply deleted successfully.',
-      deleteTitle: 'Delete the reply {{shortcode}}?',
+      deleteTitle: 'Delete the reply {{name}}?',
       dialog: {
         addTitle: 'Add quick reply',
         editTitle: 'Edit quick reply',
@@ -51,7 +51,7 @@ registerBundles({
       geral: 'Global',
       saved: 'Respuesta rápida guardada con éxito.',
       deleted: 'Respuesta rápida eliminada con éxito.',
-      deleteTitle: '¿Eliminar la respuesta {{shortcode}}?',
+      deleteTitle: '¿Eliminar la respuesta {{name}}?',
       dialog: {
         addTitle: 'Agregar respuesta rápida',
         editTitle: 'Editar respuesta rápida',

@@ -19,6 +19,3 @@ export function canManage(profile: Profile, userId: number, row: QuickMessage): 
 
 /** Only an admin sees and sets the general flag (secondary §5, §6). */
 export const canSetGeneral = (profile: Profile) => profile === 'admin';
-
-/** Secondary §5: spaces in an attached file's name become underscores. */
-export const attachmentName = (name: string) => name.replace(/\s/g, '_');

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { api } from '../../api';
 import { toast } from '../../ui/toast';
 import { useErrorToast } from '../../ui/useErrorToast';
-import { SchedulesEditor, schedulesValid } from '../admin/SchedulesEditor';
+import { SchedulesEditor, schedulesValid } from '../../kit/SchedulesEditor';
 import './i18n';
 
 /** Seven weekdays; a company without saved hours starts with every time empty. */

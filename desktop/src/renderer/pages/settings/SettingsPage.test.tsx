@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { admin, openPage, signedIn, writes } from '../admin/testing';
+import { admin, openPage, signedIn, writes } from '../../../../test/pages';
 
 function respond(scheduleType: string) {
   return (req: { method: string; path: string }) => {

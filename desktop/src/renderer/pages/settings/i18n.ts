@@ -1,4 +1,4 @@
-import { registerBundles } from '../admin/i18n';
+import { registerBundles } from '../../kit/i18n';
 
 registerBundles({
   'pt-BR': {

@@ -1,6 +1,6 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { admin, agent, openPage, signedIn, writes } from '../admin/testing';
+import { admin, agent, openPage, signedIn, writes } from '../../../../test/pages';
 
 const respond = (req: { method: string; path: string }) =>
   req.path === '/tags/' && req.method === 'GET'

@@ -8,26 +8,22 @@ import {
   userUpdate,
   type Profile,
 } from '@atende/shared';
-import { zodResolver } from '@hookform/resolvers/zod';
-import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
-import MenuItem from '@mui/material/MenuItem';
-import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
-import { useEffect, useState } from 'react';
-import { Controller, useForm, type Resolver } from 'react-hook-form';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { api } from '../../api';
 import type { User } from '../../api/types';
-import { PasswordField } from '../../components/PasswordField';
+import {
+  FieldRow,
+  FormDialog,
+  PasswordInput,
+  requiredText,
+  SelectInput,
+  TextInput,
+  useChoices,
+  type RecordDialogProps,
+} from '../../kit';
 import { useSession } from '../../session/store';
-import { toast } from '../../ui/toast';
-import { useErrorToast } from '../../ui/useErrorToast';
-import { requiredText, useAdminFieldError } from '../admin/validation';
 import './i18n';
 
 /** Admin §5 user rules; an empty name or e-mail reads 'Required'. */
@@ -42,12 +38,6 @@ export const editUserForm = userUpdate.extend({
   email: requiredText(emailSchema),
 });
 type FormIn = z.input<typeof newUserForm>;
-type FormOut = z.output<typeof editUserForm>;
-
-interface Option {
-  id: number;
-  name: string;
-}
 
 const toForm = (u: User | null): FormIn => ({
   name: u?.name ?? '',
@@ -59,182 +49,74 @@ const toForm = (u: User | null): FormIn => ({
   queueIds: u?.queues.map((q) => q.id) ?? [],
 });
 
-interface Props {
-  open: boolean;
-  user: User | null;
-  onClose(): void;
-  onSaved(user: User): void;
-}
-
 /** The user modal: name, e-mail, password, profile, queues, default connection, allTicket. */
-export function UserModal({ open, user, onClose, onSaved }: Props) {
+export function UserModal(props: RecordDialogProps<User>) {
+  const { record: user } = props;
   const { t } = useTranslation();
-  const fieldError = useAdminFieldError();
-  const showError = useErrorToast();
   const me = useSession((s) => s.user);
   const myProfile: Profile = me?.profile ?? 'user';
   const editProfile = can(myProfile, 'user-modal:editProfile');
   const editQueues = can(myProfile, 'user-modal:editQueues');
-  const [queues, setQueues] = useState<Option[]>([]);
-  const [connections, setConnections] = useState<Option[]>([]);
-  const { register, control, handleSubmit, reset, formState } = useForm<FormIn, unknown, FormOut>({
-    resolver: (user ? zodResolver(editUserForm) : zodResolver(newUserForm)) as Resolver<
-      FormIn,
-      unknown,
-      FormOut
-    >,
-    defaultValues: toForm(null),
-  });
-  const { errors, isSubmitting } = formState;
-
-  useEffect(() => {
-    if (!open) return;
-    reset(toForm(user));
-    if (editQueues) api.get<Option[]>('/queue').then(setQueues).catch(showError);
-    if (editProfile) api.get<Option[]>('/whatsapp').then(setConnections).catch(showError);
-  }, [open, user, reset, editQueues, editProfile, showError]);
-
-  const onSubmit = handleSubmit(async (values) => {
-    // Fields the signed-in user may not change are not sent (core §6).
-    const { profile, allTicket, whatsappId, queueIds, ...rest } = values;
-    const body = {
-      ...rest,
-      ...(editProfile && { profile, allTicket, whatsappId: whatsappId ?? null }),
-      ...(editQueues && { queueIds }),
-    };
-    try {
-      const saved = user
-        ? await api.put<User>(`/users/${user.id}`, body)
-        : await api.post<User>('/users', body);
-      toast.success(t('users.saved'));
-      onSaved(saved);
-      onClose();
-    } catch (error) {
-      showError(error);
-    }
-  });
-
-  const select = (
-    name: 'profile' | 'allTicket' | 'whatsappId',
-    label: string,
-    options: { value: string | number; label: string }[],
-  ) => (
-    <Controller
-      control={control}
-      name={name}
-      render={({ field }) => (
-        <TextField
-          select
-          fullWidth
-          label={label}
-          value={field.value ?? ''}
-          onChange={(e) =>
-            field.onChange(
-              name === 'whatsappId'
-                ? e.target.value === ''
-                  ? null
-                  : Number(e.target.value)
-                : e.target.value,
-            )
-          }
-        >
-          {options.map((o) => (
-            <MenuItem key={o.value} value={o.value}>
-              {o.label}
-            </MenuItem>
-          ))}
-        </TextField>
-      )}
-    />
-  );
+  const queues = useChoices('/queue', props.open && editQueues);
+  const connections = useChoices('/whatsapp', props.open && editProfile);
+  const values = useMemo(() => toForm(user), [user]);
 
   return (
-    <Dialog open={open} onClose={onClose} maxWidth="sm" fullWidth>
-      <DialogTitle>{t(user ? 'users.modal.editTitle' : 'users.modal.addTitle')}</DialogTitle>
-      <form noValidate onSubmit={onSubmit}>
-        <DialogContent dividers>
-          <Stack spacing={2}>
-            <Stack direction="row" spacing={2}>
-              <TextField
-                {...register('name')}
-                label={t('users.modal.name')}
-                fullWidth
-                autoFocus
-                error={Boolean(errors.name)}
-                helperText={fieldError(errors.name?.message)}
-              />
-              <PasswordField
-                {...register('password')}
-                label={t('users.modal.password')}
-                toggleLabel={t('login.showPassword')}
-                fullWidth
-                autoComplete="new-password"
-                error={Boolean(errors.password)}
-                helperText={
-                  fieldError(errors.password?.message) ??
-                  (user ? t('users.modal.passwordHint') : undefined)
-                }
-              />
-            </Stack>
-            <Stack direction="row" spacing={2}>
-              <TextField
-                {...register('email')}
-                label={t('users.modal.email')}
-                type="email"
-                fullWidth
-                error={Boolean(errors.email)}
-                helperText={fieldError(errors.email?.message)}
-              />
-              {editProfile &&
-                select(
-                  'profile',
-                  t('users.modal.profile'),
-                  PROFILES.map((p) => ({ value: p, label: t(`users.profiles.${p}`) })),
-                )}
-            </Stack>
-            {editQueues && (
-              <Controller
-                control={control}
-                name="queueIds"
-                render={({ field }) => (
-                  <TextField
-                    select
-                    fullWidth
-                    label={t('users.modal.queues')}
-                    value={(field.value as number[] | undefined) ?? []}
-                    onChange={(e) => field.onChange(e.target.value as unknown as number[])}
-                    slotProps={{ select: { multiple: true } }}
-                  >
-                    {queues.map((q) => (
-                      <MenuItem key={q.id} value={q.id}>
-                        {q.name}
-                      </MenuItem>
-                    ))}
-                  </TextField>
-                )}
-              />
-            )}
-            {editProfile && (
-              <Stack direction="row" spacing={2}>
-                {select('whatsappId', t('users.modal.whatsapp'), [
-                  { value: '', label: t('users.modal.none') },
-                  ...connections.map((c) => ({ value: c.id, label: c.name })),
-                ])}
-                {select('allTicket', t('users.modal.allTicket'), [
-                  { value: 'enabled', label: t('users.modal.enabled') },
-                  { value: 'desabled', label: t('users.modal.disabled') },
-                ])}
-              </Stack>
-            )}
-          </Stack>
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose}>{t('common.cancel')}</Button>
-          <Button type="submit" variant="contained" disabled={isSubmitting}>
-            {t('common.save')}
-          </Button>
-        </DialogActions>
-      </form>
-    </Dialog>
+    <FormDialog
+      {...props}
+      texts="users"
+      schema={(user ? editUserForm : newUserForm) as typeof editUserForm}
+      values={values}
+      submit={(checked) => {
+        // Fields the signed-in user may not change are not sent (core §6).
+        const { profile, allTicket, whatsappId, queueIds, ...rest } = checked;
+        const body = {
+          ...rest,
+          ...(editProfile && { profile, allTicket, whatsappId: whatsappId ?? null }),
+          ...(editQueues && { queueIds }),
+        };
+        return user ? api.put<User>(`/users/${user.id}`, body) : api.post<User>('/users', body);
+      }}
+    >
+      <FieldRow>
+        <TextInput name="name" label={t('users.dialog.name')} autoFocus />
+        <PasswordInput
+          name="password"
+          label={t('users.dialog.password')}
+          hint={user ? t('users.dialog.passwordHint') : undefined}
+        />
+      </FieldRow>
+      <FieldRow>
+        <TextInput name="email" label={t('users.dialog.email')} type="email" />
+        {editProfile && (
+          <SelectInput
+            name="profile"
+            label={t('users.dialog.profile')}
+            options={PROFILES.map((p) => ({ value: p, label: t(`users.profiles.${p}`) }))}
+          />
+        )}
+      </FieldRow>
+      {editQueues && (
+        <SelectInput multiple name="queueIds" label={t('users.dialog.queues')} options={queues} />
+      )}
+      {editProfile && (
+        <FieldRow>
+          <SelectInput
+            name="whatsappId"
+            label={t('users.dialog.whatsapp')}
+            none={t('users.dialog.none')}
+            options={connections}
+          />
+          <SelectInput
+            name="allTicket"
+            label={t('users.dialog.allTicket')}
+            options={[
+              { value: 'enabled', label: t('users.dialog.enabled') },
+              { value: 'desabled', label: t('users.dialog.disabled') },
+            ]}
+          />
+        </FieldRow>
+      )}
+    </FormDialog>
   );
 }

@@ -1,4 +1,4 @@
-import { registerBundles } from '../admin/i18n';
+import { registerBundles } from '../../kit/i18n';
 
 registerBundles({
   'pt-BR': {
@@ -13,7 +13,7 @@ registerBundles({
       deleted: 'Usuário excluído com sucesso.',
       deleteTitle: 'Excluir {{name}}?',
       profiles: { admin: 'Admin', user: 'Usuário', supervisor: 'Supervisor' },
-      modal: {
+      dialog: {
         addTitle: 'Adicionar usuário',
         editTitle: 'Editar usuário',
         name: 'Nome',
@@ -42,7 +42,7 @@ registerBundles({
       deleted: 'User deleted successfully.',
       deleteTitle: 'Delete {{name}}?',
       profiles: { admin: 'Admin', user: 'User', supervisor: 'Supervisor' },
-      modal: {
+      dialog: {
         addTitle: 'Add user',
         editTitle: 'Edit user',
         name: 'Name',
@@ -71,7 +71,7 @@ registerBundles({
       deleted: 'Usuario eliminado con éxito.',
       deleteTitle: '¿Eliminar a {{name}}?',
       profiles: { admin: 'Admin', user: 'Usuario', supervisor: 'Supervisor' },
-      modal: {
+      dialog: {
         addTitle: 'Agregar usuario',
         editTitle: 'Editar usuario',
         name: 'Nombre',

@@ -1,8 +1,8 @@
 import { screen } from '@testing-library/react';
-import type { HttpRequest } from '../../platform';
-import { allPlanFlags, makeUser } from '../../../../test/fixtures';
-import { installFakePlatform, renderApp } from '../../../../test/render';
-import type { User } from '../../api/types';
+import type { HttpRequest } from '../src/renderer/platform';
+import { allPlanFlags, makeUser } from './fixtures';
+import { installFakePlatform, renderApp } from './render';
+import type { User } from '../src/renderer/api/types';
 
 export type Answer = { status: number; data?: unknown } | undefined;
 

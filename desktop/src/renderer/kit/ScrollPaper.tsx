@@ -14,16 +14,32 @@ const STICKY_ACTIONS = {
     bgcolor: 'background.paper',
     zIndex: 1,
   },
-  '& .MuiTableHead-root .MuiTableCell-root:last-of-type': { zIndex: 3 },
+  '& .MuiTableHead-root .MuiTableCell-root:last-of-type': {
+    zIndex: 3,
+    bgcolor: 'background.default',
+  },
 } as const;
 
 /** The page's scrolling table area; asks for the next page near its bottom. */
-export function ScrollPaper({ onEnd, children }: { onEnd?(): void; children: ReactNode }) {
+export function ScrollPaper({
+  onEnd,
+  stickyActions = true,
+  children,
+}: {
+  onEnd?(): void;
+  stickyActions?: boolean;
+  children: ReactNode;
+}) {
   return (
     <Paper
       variant="outlined"
       data-testid="scroll-area"
-      sx={{ flex: 1, minHeight: 0, overflowY: 'auto', ...STICKY_ACTIONS }}
+      sx={{
+        flex: 1,
+        minHeight: 0,
+        overflowY: 'auto',
+        ...(stickyActions ? STICKY_ACTIONS : { overflowX: 'auto' }),
+      }}
       onScroll={(e) => {
         if (onEnd && nearBottom(e.currentTarget)) onEnd();
       }}

@@ -1,7 +1,7 @@
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import { useFieldError } from '../../components/useFieldError';
+import { useFieldError } from '../components/useFieldError';
 import './i18n';
 
 /**

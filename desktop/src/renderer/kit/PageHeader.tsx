@@ -11,25 +11,33 @@ interface Props {
   title: string;
   search?: string;
   onSearch?(value: string): void;
+  /** The search box's text (default 'Pesquisar'). */
+  searchLabel?: string;
   children?: ReactNode;
 }
 
 /** Title, optional search box and the page's buttons, on one line. */
-export function PageHeader({ title, search, onSearch, children }: Props) {
+export function PageHeader({ title, search, onSearch, searchLabel, children }: Props) {
   const { t } = useTranslation();
+  const label = searchLabel ?? t('admin.search');
   return (
-    <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap', mb: 1 }}>
+    <Stack
+      direction="row"
+      spacing={1}
+      useFlexGap
+      sx={{ alignItems: 'center', flexWrap: 'wrap', mb: 1 }}
+    >
       <Typography variant="h6" component="h1" color="primary" sx={{ flexGrow: 1 }}>
         {title}
       </Typography>
       {onSearch && (
         <TextField
           size="small"
-          placeholder={t('admin.search')}
+          placeholder={label}
           value={search ?? ''}
           onChange={(e) => onSearch(e.target.value)}
           slotProps={{
-            htmlInput: { 'aria-label': t('admin.search') },
+            htmlInput: { 'aria-label': label },
             input: {
               startAdornment: (
                 <InputAdornment position="start">
