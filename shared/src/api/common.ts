@@ -78,6 +78,12 @@ export const isoDay = lineSchema(40)
   }, 'yyyy-MM-dd')
   .transform((v) => v.slice(0, 10));
 
+/** A timestamp as JSON carries it (ISO 8601): what every answer schema uses for dates. */
+export const wireDate = z.string();
+
+/** `{message}`: what a delete (and a few other actions) answers. */
+export const noticeAnswer = z.object({ message: z.string() });
+
 export const pageQuery = z.object({
   searchParam: lineSchema(200).optional().default(''),
   pageNumber: queryInt(1, 100_000).optional().default(1),

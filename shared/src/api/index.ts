@@ -12,4 +12,6 @@ export * from './queues.js';
 export * from './quick-messages.js';
 export * from './whatsapps.js';
 export * from './tags.js';
+export * from './messages.js';
+export * from './notes.js';
 export * from './routes.js';

@@ -1,10 +1,7 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.js';
-import { idParams, pageQuery } from './common.js';
+import { idParams, pageQuery, wireDate } from './common.js';
 import { tagInput, tagSync } from './tickets.js';
-
-/** A timestamp as JSON carries it (ISO 8601). */
-export const wireDate = z.string();
 
 /** A tag as the routes answer it (admin §3). */
 export const tagAnswer = z.object({
