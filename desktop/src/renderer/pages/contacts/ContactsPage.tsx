@@ -21,7 +21,7 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { can, formatPhoneDisplay } from '@atende/shared';
+import { can, contactEndpoints, formatPhoneDisplay } from '@atende/shared';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api';
@@ -58,10 +58,7 @@ export default function ContactsPage() {
     form.append('file', file);
     setImporting(true);
     try {
-      const report = await api.post<{ created: number; errors: unknown[] }>(
-        '/contacts/upload',
-        form,
-      );
+      const report = await api.call(contactEndpoints.uploadContacts, { body: form });
       toast.success(
         t('contacts.importDone', { created: report.created, errors: report.errors.length }),
       );
@@ -76,7 +73,8 @@ export default function ContactsPage() {
 
   const exportCsv = async () => {
     try {
-      const blob = await api.get<Blob>('/contacts/export', { responseType: 'blob' });
+      // A file endpoint answers the platform's bytes: a Blob in the renderer.
+      const blob = (await api.call(contactEndpoints.exportContacts)) as Blob;
       const url = URL.createObjectURL(blob);
       const link = document.createElement('a');
       link.href = url;
@@ -91,7 +89,7 @@ export default function ContactsPage() {
   const remove = async (contact: Contact) => {
     setDeleting(null);
     try {
-      await api.delete(`/contacts/${contact.id}`);
+      await api.call(contactEndpoints.deleteContact, { params: { id: contact.id } });
       toast.success(t('contacts.deleted'));
     } catch (error) {
       showError(error);

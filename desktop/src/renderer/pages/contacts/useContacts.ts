@@ -1,3 +1,4 @@
+import { contactEndpoints } from '@atende/shared';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api } from '../../api';
 import type { Contact } from '../../api/types';
@@ -7,14 +8,10 @@ import { useErrorToast } from '../../ui/useErrorToast';
 /** core §9: searches are debounced 500 ms. */
 export const CONTACT_SEARCH_DEBOUNCE_MS = 500;
 
-export interface ContactRow extends Contact {
-  updatedAt?: string;
-}
-
 /** GET /contacts paged by pageNumber, searched, and kept live by contact events. */
 export function useContacts(search: string) {
   const showError = useErrorToast();
-  const [rows, setRows] = useState<ContactRow[]>([]);
+  const [rows, setRows] = useState<Contact[]>([]);
   const [page, setPage] = useState(1);
   const [hasMore, setHasMore] = useState(false);
   const [loading, setLoading] = useState(false);
@@ -35,7 +32,7 @@ export function useContacts(search: string) {
     busy.current = true;
     setLoading(true);
     api
-      .get<{ contacts: ContactRow[]; hasMore: boolean }>('/contacts', {
+      .call(contactEndpoints.listContacts, {
         query: { searchParam: searchParam || undefined, pageNumber: page },
       })
       .then((answer) => {
@@ -58,7 +55,7 @@ export function useContacts(search: string) {
   }, [searchParam, page, reloads, showError]);
 
   useCompanyEvent('contact', (payload) => {
-    const data = payload as { action: string; contact?: ContactRow; contactId?: number };
+    const data = payload as { action: string; contact?: Contact; contactId?: number };
     if (data.action === 'delete' && data.contactId !== undefined) {
       setRows((list) => list.filter((c) => c.id !== data.contactId));
     } else if (data.contact) {
