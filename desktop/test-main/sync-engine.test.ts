@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { changeFromEvent, parseFeedAnswer } from '../src/main/core/protocol.js';
+import { readFeedAnswer } from '@atende/shared';
+import { changeFromEvent, opsOfEntry } from '../src/main/core/protocol.js';
 import { compactOps, SyncEngine } from '../src/main/core/sync-engine.js';
 import type { Change, Op } from '../src/main/core/types.js';
 import { FakeClient, KITS, memoryKit } from './support/client.js';
@@ -20,30 +21,34 @@ const serverState = (server: FakeServer) => {
 };
 
 describe('protocol', () => {
-  it('reads feed rows in the server shape and the compact shape', () => {
-    const page = parseFeedAnswer({
-      changes: [
-        {
-          seq: 1,
-          entity: 'tag',
-          entityId: 3,
-          action: 'update',
-          payload: { tag: { id: 3, name: 'VIP' } },
-        },
-        { seq: 2, entity: 'note', entityId: 9, action: 'create', payload: {} },
-        { seq: 3, entity: 'contact', op: 'delete', id: 4 },
-        {
-          seq: 4,
-          entity: 'message',
-          entityId: 5,
-          action: 'create',
-          payload: { message: { id: 5, ticketId: 6 }, ticket: { id: 6, status: 'open' } },
-        },
-      ],
-      hasMore: false,
-      last: 4,
-    });
-    expect('changes' in page && page.changes.map((c) => c.ops)).toEqual([
+  it('turns the rows the shared reader hands over into cache operations', () => {
+    const step = readFeedAnswer(
+      {
+        changes: [
+          {
+            seq: 1,
+            entity: 'tag',
+            entityId: 3,
+            action: 'update',
+            payload: { tag: { id: 3, name: 'VIP' } },
+          },
+          { seq: 2, entity: 'note', entityId: 9, action: 'create', payload: {} },
+          { seq: 3, entity: 'contact', entityId: 4, action: 'delete', payload: { contactId: 4 } },
+          {
+            seq: 4,
+            entity: 'message',
+            entityId: 5,
+            action: 'create',
+            payload: { message: { id: 5, ticketId: 6 }, ticket: { id: 6, status: 'open' } },
+          },
+        ],
+        hasMore: false,
+        last: 4,
+      },
+      0,
+    );
+    if (step.kind !== 'page') throw new Error('not a page');
+    expect(step.page.entries.map(opsOfEntry)).toEqual([
       [{ entity: 'tag', op: 'upsert', data: { id: 3, name: 'VIP' } }],
       [],
       [{ entity: 'contact', op: 'delete', id: 4 }],
@@ -52,8 +57,6 @@ describe('protocol', () => {
         { entity: 'message', op: 'upsert', data: { id: 5, ticketId: 6 } },
       ],
     ]);
-    expect(parseFeedAnswer({ resetRequired: true })).toEqual({ resetRequired: true });
-    expect(() => parseFeedAnswer({ changes: 'x' })).toThrow();
   });
 
   it('reads socket events carrying seq, and ignores those without', () => {
@@ -112,7 +115,7 @@ describe.each(KITS)('sync engine over the %o store', (makeKit) => {
       clock,
       gapGraceMs: 300,
       transport: {
-        fetchChanges: async (after, limit) => parseFeedAnswer(server.changes(after, limit)),
+        fetchChanges: async (after, limit) => server.changes(after, limit),
         fetchSnapshot: async () => server.snapshot(),
       },
       onApplied: (ops: Op[]) => void applied.push(ops.length),
@@ -148,7 +151,7 @@ describe.each(KITS)('sync engine over the %o store', (makeKit) => {
       transport: {
         fetchChanges: async (after, limit) => {
           pulls++;
-          return parseFeedAnswer(server.changes(after, limit));
+          return server.changes(after, limit);
         },
         fetchSnapshot: async () => server.snapshot(),
       },
@@ -195,6 +198,43 @@ describe.each(KITS)('sync engine over the %o store', (makeKit) => {
     server.upsertTag('after prune');
     await client.connect();
     expect(client.kit.state()).toEqual(serverState(server));
+    // The snapshot is read at the head the reset answer stated.
+    expect(client.snapshotHeads).toEqual([server.seq]);
+  });
+
+  it('a malformed feed answer fails the pull with a clear error and leaves the cache', async () => {
+    const kit = makeKit();
+    const engine = new SyncEngine({
+      store: kit.store,
+      clock: new ManualClock(),
+      transport: {
+        fetchChanges: async () => ({ resetRequired: true }),
+        fetchSnapshot: () => Promise.reject(new Error('no snapshot without a head')),
+      },
+    });
+    await engine.start();
+    await expect(engine.pull()).rejects.toThrow(/after=0: not a feed answer \(head: /);
+    expect(kit.state().cursor).toBe(0);
+  });
+
+  it('a reset right after a resync stops instead of resyncing again and again', async () => {
+    const kit = makeKit();
+    let snapshots = 0;
+    const engine = new SyncEngine({
+      store: kit.store,
+      clock: new ManualClock(),
+      transport: {
+        fetchChanges: async () => ({ resetRequired: true, head: 5 }),
+        fetchSnapshot: async (head) => {
+          snapshots++;
+          return { cursor: head, tickets: [], contacts: [], tags: [], messages: [] };
+        },
+      },
+    });
+    await engine.start();
+    await expect(engine.pull()).rejects.toThrow(/reset again after a resync at 5/);
+    expect(snapshots).toBe(1);
+    expect(engine.position).toBe(5);
   });
 
   it('drops events it already has', async () => {

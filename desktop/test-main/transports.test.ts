@@ -1,48 +1,63 @@
 import { describe, expect, it } from 'vitest';
-import { feedHead, httpMessageTransport, type ApiCaller } from '../src/main/core/transports.js';
-import { FakeServer } from './support/fake-server.js';
+import {
+  fetchSnapshot,
+  httpMessageTransport,
+  httpSyncTransport,
+  HttpError,
+  type ApiCaller,
+  type ApiCallRequest,
+} from '../src/main/core/transports.js';
 
-/** The feed route over the fake server, counting requests; `withHead` adds the head to resets. */
-function feedApi(server: FakeServer, withHead = false) {
-  const requests: string[] = [];
+/** An API answering by path, recording each request. */
+function fakeApi(answer: (req: ApiCallRequest) => { status: number; data: unknown }) {
+  const requests: ApiCallRequest[] = [];
   const api: ApiCaller = {
-    call: async <T>(req: { path: string; query?: Record<string, unknown> }) => {
-      requests.push(`${req.path}?after=${String(req.query?.after)}`);
-      const data = server.changes(Number(req.query?.after), Number(req.query?.limit)) as object;
-      const answer = withHead && 'resetRequired' in data ? { ...data, head: server.seq } : data;
-      return { status: 200, data: answer as T };
+    call: async <T>(req: ApiCallRequest) => {
+      requests.push(req);
+      const { status, data } = answer(req);
+      return { status, data: data as T };
     },
   };
   return { api, requests };
 }
 
-describe('the feed head for a full resync', () => {
-  it.each([0, 1, 2, 7, 64, 1000, 12345])(
-    'finds head %i of an unpruned log by bisection',
-    async (n) => {
-      const server = new FakeServer();
-      for (let i = 0; i < n; i++) server.upsertTag(`t${i}`);
-      const { api, requests } = feedApi(server);
-      expect(await feedHead(api)).toBe(n);
-      expect(requests.length).toBeLessThanOrEqual(2 * Math.ceil(Math.log2(n + 2)) + 3);
-    },
-  );
-
-  it('takes the head the server states, in one request', async () => {
-    const server = new FakeServer();
-    for (let i = 0; i < 5; i++) server.upsertTag(`t${i}`);
-    server.prune();
-    server.upsertTag('after');
-    const { api, requests } = feedApi(server, true);
-    expect(await feedHead(api)).toBe(6);
-    expect(requests).toHaveLength(1);
+describe('the sync transport', () => {
+  it('hands the feed answer over as it came (the shared reader checks it)', async () => {
+    const raw = { changes: [], hasMore: false, last: 3, head: 3, extra: 'kept' };
+    const { api, requests } = fakeApi(() => ({ status: 200, data: raw }));
+    expect(await httpSyncTransport(api).fetchChanges(3, 50)).toEqual(raw);
+    expect(requests).toEqual([
+      { method: 'GET', path: '/sync/changes', query: { after: 3, limit: 50 } },
+    ]);
   });
 
-  it('says why when the log was pruned and the server states no head', async () => {
-    const server = new FakeServer();
-    server.upsertTag('a');
-    server.prune();
-    await expect(feedHead(feedApi(server).api)).rejects.toThrow(/pruned its change feed/);
+  it('turns a refused feed request into an HttpError with its code', async () => {
+    const { api } = fakeApi(() => ({ status: 401, data: { error: 'ERR_SESSION_EXPIRED' } }));
+    const failed = httpSyncTransport(api).fetchChanges(0, 50);
+    await expect(failed).rejects.toBeInstanceOf(HttpError);
+    await expect(failed).rejects.toThrow('HTTP 401 ERR_SESSION_EXPIRED');
+  });
+
+  it('reads a full resync at the head it is given, without asking the feed again', async () => {
+    const { api, requests } = fakeApi((req) => {
+      if (req.path === '/tickets') {
+        const tickets = req.query?.status === 'open' ? [{ id: 1, status: 'open' }] : [];
+        return { status: 200, data: { tickets, hasMore: false } };
+      }
+      if (req.path === '/contacts') return { status: 200, data: { contacts: [], hasMore: false } };
+      if (req.path === '/tags/list') return { status: 200, data: [{ id: 4 }] };
+      if (req.path === '/messages/1') return { status: 200, data: { messages: [{ id: 9 }] } };
+      return { status: 404, data: { error: 'ERR_NOT_FOUND' } };
+    });
+    const snapshot = await fetchSnapshot(api, 77);
+    expect(snapshot).toEqual({
+      cursor: 77,
+      tickets: [{ id: 1, status: 'open' }],
+      contacts: [],
+      tags: [{ id: 4 }],
+      messages: [{ id: 9 }],
+    });
+    expect(requests.some((r) => r.path === '/sync/changes')).toBe(false);
   });
 });
 

@@ -1,4 +1,4 @@
-import { contactAnswer, messageAnswer, ticketAnswer } from '@atende/shared';
+import { contactAnswer, chatMessageAnswer, ticketAnswer } from '@atende/shared';
 import type { Contact, Message, Ticket, User } from '../src/renderer/api/types';
 
 const DAY = 86_400_000;
@@ -81,7 +81,7 @@ export const makeTicket = (id: number, overrides: Partial<Ticket> = {}): Ticket 
   });
 
 export const makeMessage = (id: number, overrides: Partial<Message> = {}): Message =>
-  messageAnswer.parse({
+  chatMessageAnswer.parse({
     id,
     ticketId: 1,
     contactId: 1,

@@ -79,6 +79,19 @@ const schema = z
     /** How long a signed media link (`/media/<file>?c=&exp=&sig=`) stays valid. */
     MEDIA_URL_TTL_SECONDS: z.coerce.number().int().min(60).default(7200),
     TICKET_AUTO_CLOSE_HOURS: z.coerce.number().nonnegative().default(24),
+    /** Key material for credentials encrypted at rest (src/lib/secret-box.ts); unset: derived from JWT_SECRET. */
+    SECRETS_KEY: z.string().min(32).optional(),
+    /** Former SECRETS_KEY values, comma-separated, still accepted for reading during a rotation. */
+    SECRETS_KEY_PREVIOUS: z
+      .string()
+      .transform((v) =>
+        v
+          .split(',')
+          .map((k) => k.trim())
+          .filter(Boolean),
+      )
+      .pipe(z.array(z.string().min(32)))
+      .optional(),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && env.JWT_SECRET.startsWith(DEFAULT_SECRET)) {

@@ -16,6 +16,7 @@ import { SettingsService } from './modules/settings/settings.service.js';
 import { Realtime } from './realtime/emitter.js';
 import { acceptConnections, createIo } from './realtime/io.js';
 import { followEndedSessions } from './realtime/revoke.js';
+import './modules/billing/index.js'; // billing's worker starter (invoice job)
 
 export interface RunningServer {
   app: AppContext;

@@ -1,9 +1,47 @@
+import { COMPANY_EVENTS, type CompanyEventName } from '@atende/shared';
 import { io, type Socket } from 'socket.io-client';
 
 export interface Listening {
   socket: Socket;
   received: { event: string; payload: unknown }[];
+  /** The events whose payload did not match their schema (each also fails the run). */
+  invalid: string[];
   close: () => void;
+}
+
+/**
+ * Why a received event breaks the protocol, or null: every event but `ready` is
+ * `company-{id}-{name}` with a name of `COMPANY_EVENTS` and a payload its schema accepts
+ * (shared/src/events). A payload that drifted from its schema is caught here.
+ */
+export function payloadProblem(event: string, payload: unknown): string | null {
+  if (event === 'ready') return null;
+  const name = /^company-\d+-(.+)$/.exec(event)?.[1];
+  if (name === undefined || !Object.hasOwn(COMPANY_EVENTS, name)) {
+    return `${event}: not a company event of shared/src/events`;
+  }
+  const parsed = COMPANY_EVENTS[name as CompanyEventName].safeParse(payload);
+  if (parsed.success) return null;
+  const issues = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+  return `${event} ${JSON.stringify(payload)} does not match its schema (${issues})`;
+}
+
+/**
+ * Checks every event the socket receives against its schema. A mismatch is recorded and thrown
+ * outside the socket's dispatch, so Vitest fails the run with it (an unhandled error) whichever
+ * test is running, even one that never looks at that event.
+ */
+export function validatePayloads(socket: Socket): string[] {
+  const invalid: string[] = [];
+  socket.onAny((event: string, payload: unknown) => {
+    const problem = payloadProblem(event, payload);
+    if (!problem) return;
+    invalid.push(problem);
+    setImmediate(() => {
+      throw new Error(`socket payload drift: ${problem}`);
+    });
+  });
+  return invalid;
 }
 
 /**
@@ -13,6 +51,7 @@ export interface Listening {
 export async function listen(url: string, token: string): Promise<Listening> {
   const socket = io(url, { transports: ['websocket'], auth: { token }, reconnection: false });
   const received: Listening['received'] = [];
+  const invalid = validatePayloads(socket);
   socket.onAny((event: string, payload: unknown) => {
     if (event !== 'ready') received.push({ event, payload });
   });
@@ -20,7 +59,7 @@ export async function listen(url: string, token: string): Promise<Listening> {
     socket.once('ready', () => resolve());
     socket.once('connect_error', reject);
   });
-  return { socket, received, close: () => socket.close() };
+  return { socket, received, invalid, close: () => socket.close() };
 }
 
 /** Waits until `check` holds or the time runs out. */
@@ -36,12 +75,13 @@ export async function eventually(check: () => boolean, timeoutMs = 3000): Promis
 export async function listenReady(url: string, token: string): Promise<Listening> {
   const socket = io(url, { transports: ['websocket'], auth: { token }, reconnection: false });
   const received: Listening['received'] = [];
+  const invalid = validatePayloads(socket);
   socket.onAny((event: string, payload: unknown) => received.push({ event, payload }));
   await new Promise<void>((resolve, reject) => {
     socket.once('ready', () => resolve());
     socket.once('connect_error', reject);
   });
-  return { socket, received, close: () => socket.close() };
+  return { socket, received, invalid, close: () => socket.close() };
 }
 
 /** Emits and resolves with the server's acknowledgement. */

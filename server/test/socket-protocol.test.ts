@@ -17,7 +17,7 @@ import type { Realtime } from '../src/realtime/emitter.js';
 import { createCompanyWithAdmin } from './fixtures.js';
 import { startTestServer, type TestServer } from './harness.js';
 import { SimulatorClient } from './simulator-client.js';
-import { listen, type Listening } from './socket-client.js';
+import { listen, payloadProblem, type Listening } from './socket-client.js';
 import { simConnection, until } from './ticketing/fixtures.js';
 
 let server: TestServer;
@@ -114,6 +114,23 @@ describe('protocol version at the handshake', () => {
   });
 });
 
+describe('the test socket client checks what it receives', () => {
+  it.each([
+    ['ready', undefined, null],
+    ['company-3-ticket', { action: 'delete', ticketId: 7, seq: 2 }, null],
+    ['company-3-tag', { action: 'update', tag: { id: 5, name: 'VIP' } }, null],
+    ['company-3-ticket', { action: 'close', ticketId: 7 }, /company-3-ticket .* does not match/],
+    ['company-3-appMessage', { action: 'create', message: { id: 1 } }, /does not match/],
+    ['company-3-tags', { action: 'update' }, /not a company event/],
+    ['company-3-toString', {}, /not a company event/],
+    ['joinTickets', 'open', /not a company event/],
+  ])('%s %j → %s', (event, payload, problem) => {
+    const found = payloadProblem(event, payload);
+    if (problem === null) expect(found).toBeNull();
+    else expect(found).toMatch(problem);
+  });
+});
+
 describe('the payloads the server emits', () => {
   it('validate against their schemas during inbound, accept, note and tag changes', async () => {
     const listening = await listen(server.url, admin.token);
@@ -156,6 +173,7 @@ describe('the payloads the server emits', () => {
           (r) => (r.payload as { tag?: { name?: string } }).tag?.name === 'Muito urgente',
         ) || undefined,
     );
+    expect(listening.invalid).toEqual([]);
     const seen = new Set<string>();
     for (const { event, payload } of listening.received) {
       const name = companyEventName(companyId, event);

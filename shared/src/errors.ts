@@ -515,6 +515,117 @@ export const ERRORS = {
     'Unsupported request body encoding.',
     'Codificación del cuerpo de la solicitud no admitida.',
   ),
+  // billing (issue 15)
+  ERR_NO_INVOICE_FOUND: entry(
+    404,
+    'Fatura não encontrada.',
+    'Invoice not found.',
+    'Factura no encontrada.',
+  ),
+  ERR_INVOICE_ALREADY_PAID: entry(
+    409,
+    'Esta fatura já está paga.',
+    'This invoice is already paid.',
+    'Esta factura ya está pagada.',
+  ),
+  ERR_PAYMENT_BELOW_INVOICE: entry(
+    400,
+    'O valor pago é menor que o valor da fatura.',
+    'The amount paid is less than the invoice.',
+    'El monto pagado es menor que el de la factura.',
+  ),
+  ERR_WEBHOOK_UNAUTHORIZED: entry(
+    401,
+    'Notificação de pagamento não autenticada.',
+    'Payment notification not authenticated.',
+    'Notificación de pago no autenticada.',
+  ),
+  ERR_BILLING_NOT_CONFIGURED: entry(
+    409,
+    'O recebimento por Pix ainda não foi configurado. Fale com o suporte.',
+    'Pix payments are not set up yet. Contact support.',
+    'El cobro por Pix aún no está configurado. Contacte al soporte.',
+  ),
+  ERR_BILLING_INVALID_SETTINGS: entry(
+    400,
+    'Configuração de pagamento inválida: {{reason}}.',
+    'Invalid payment settings: {{reason}}.',
+    'Configuración de pago inválida: {{reason}}.',
+  ),
+  ERR_BILLING_DOCUMENT_REQUIRED: entry(
+    400,
+    'Informe o CPF ou CNPJ da empresa para gerar a cobrança.',
+    "Enter the company's CPF or CNPJ to create the charge.",
+    'Informe el CPF o CNPJ de la empresa para generar el cobro.',
+  ),
+  ERR_BILLING_PROVIDER: entry(
+    502,
+    'O provedor de pagamentos não respondeu como esperado. Tente novamente em instantes.',
+    'The payment provider did not answer as expected. Try again shortly.',
+    'El proveedor de pagos no respondió como se esperaba. Inténtelo de nuevo en breve.',
+  ),
+  // Outside services (issue 18): a prompt's or an integration's call failed. The message never
+  // carries the credential or the provider's raw answer.
+  ERR_INTEGRATION_AUTH: entry(
+    400,
+    'O serviço externo recusou a credencial (chave ou token inválido).',
+    'The outside service refused the credential (invalid key or token).',
+    'El servicio externo rechazó la credencial (clave o token no válido).',
+  ),
+  ERR_INTEGRATION_FORBIDDEN: entry(
+    400,
+    'A credencial não tem permissão para esta operação ou a API está desativada.',
+    'The credential lacks permission for this operation or the API is disabled.',
+    'La credencial no tiene permiso para esta operación o la API está desactivada.',
+  ),
+  ERR_INTEGRATION_NOT_FOUND: entry(
+    400,
+    'O serviço externo não encontrou o recurso configurado (projeto, modelo ou fluxo).',
+    'The outside service did not find the configured resource (project, model or flow).',
+    'El servicio externo no encontró el recurso configurado (proyecto, modelo o flujo).',
+  ),
+  ERR_INTEGRATION_CREDENTIALS_INVALID: entry(
+    400,
+    'A credencial informada está malformada.',
+    'The credential given is malformed.',
+    'La credencial indicada tiene un formato incorrecto.',
+  ),
+  ERR_INTEGRATION_REJECTED: entry(
+    502,
+    'O serviço externo recusou a requisição.',
+    'The outside service refused the request.',
+    'El servicio externo rechazó la solicitud.',
+  ),
+  ERR_INTEGRATION_RATE_LIMITED: entry(
+    503,
+    'O serviço externo limitou as requisições ou o crédito acabou. Tente mais tarde.',
+    'The outside service is rate limiting or the credit ran out. Try again later.',
+    'El servicio externo limitó las solicitudes o se agotó el crédito. Inténtelo más tarde.',
+  ),
+  ERR_INTEGRATION_UNAVAILABLE: entry(
+    502,
+    'O serviço externo está com falha.',
+    'The outside service is failing.',
+    'El servicio externo está fallando.',
+  ),
+  ERR_INTEGRATION_UNREACHABLE: entry(
+    502,
+    'Não foi possível conectar ao serviço externo.',
+    'Could not connect to the outside service.',
+    'No se pudo conectar con el servicio externo.',
+  ),
+  ERR_INTEGRATION_TIMEOUT: entry(
+    504,
+    'O serviço externo não respondeu a tempo.',
+    'The outside service did not answer in time.',
+    'El servicio externo no respondió a tiempo.',
+  ),
+  ERR_INTEGRATION_BAD_ANSWER: entry(
+    502,
+    'O serviço externo respondeu em um formato inesperado.',
+    'The outside service answered in an unexpected format.',
+    'El servicio externo respondió en un formato inesperado.',
+  ),
 } as const satisfies Record<string, ErrorEntry>;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -87,7 +87,7 @@ export class DesktopClient {
         this.pulls++;
         return sync.fetchChanges(after, limit);
       },
-      fetchSnapshot: () => sync.fetchSnapshot(),
+      fetchSnapshot: (head) => sync.fetchSnapshot(head),
     };
     const http = httpMessageTransport(this.session);
     const messages: MessageTransport = {

@@ -1,10 +1,11 @@
+import { readFeedAnswer } from '@atende/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../server/test/harness.js';
 import { openCache } from '../../src/main/cache/open.js';
 import { applyOp } from '../../src/main/cache/sqlite-store.js';
 import { getCursor, setCursor } from '../../src/main/cache/sync-state.js';
 import { MemoryStore } from '../../src/main/core/memory-store.js';
-import { changeFromEvent, parseFeedAnswer } from '../../src/main/core/protocol.js';
+import { changeFromEvent, opsOfEntry } from '../../src/main/core/protocol.js';
 import { SyncEngine } from '../../src/main/core/sync-engine.js';
 import { httpSyncTransport } from '../../src/main/core/transports.js';
 import { systemClock } from '../../src/main/core/types.js';
@@ -64,7 +65,7 @@ describe('sync engine against the real server', () => {
   it('reads the real feed: rows, pages and resetRequired', async () => {
     const client = await signedIn();
     await inbound(server, c, newPhone(), 'feed');
-    const page = parseFeedAnswer(
+    const first = readFeedAnswer(
       (
         await client.session.call({
           method: 'GET',
@@ -72,15 +73,20 @@ describe('sync engine against the real server', () => {
           query: { after: 0, limit: 1 },
         })
       ).data,
+      0,
     );
-    expect('changes' in page && page.changes.length).toBe(1);
-    expect(page).toMatchObject({ hasMore: true });
+    if (first.kind !== 'page') throw new Error('unexpected reset');
+    expect(first.page.entries).toHaveLength(1);
+    expect(first.page).toMatchObject({ hasMore: true, cursor: first.page.entries[0]!.seq });
     const beyond = await client.session.call({
       method: 'GET',
       path: '/sync/changes',
       query: { after: 1e9 },
     });
-    expect(parseFeedAnswer(beyond.data)).toEqual({ resetRequired: true });
+    expect(readFeedAnswer(beyond.data, 1e9)).toEqual({
+      kind: 'reset',
+      head: await head(server, c.companyId),
+    });
   });
 
   it('applies live events in order and pulls a gap it detects', async () => {
@@ -148,12 +154,13 @@ describe('sync engine against the real server', () => {
     const ticketId = await ticketIdOf(phone);
     const first = await signedIn({ db });
     // What a non-atomic cache would leave: the page's rows written, the cursor not.
-    const answer = parseFeedAnswer(
+    const answer = readFeedAnswer(
       (await first.session.call({ method: 'GET', path: '/sync/changes', query: { after: 0 } }))
         .data,
+      0,
     );
-    if ('resetRequired' in answer) throw new Error('unexpected reset');
-    for (const change of answer.changes) for (const op of change.ops) applyOp(db, op);
+    if (answer.kind === 'reset') throw new Error('unexpected reset');
+    for (const entry of answer.page.entries) for (const op of opsOfEntry(entry)) applyOp(db, op);
     expect(getCursor(db)).toBe(0);
     const before = cacheRows(db);
     // The app restarts on the same file and pulls from the saved cursor.

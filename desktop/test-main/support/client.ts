@@ -3,7 +3,7 @@ import { openCache } from '../../src/main/cache/open.js';
 import { SqliteStore } from '../../src/main/cache/sqlite-store.js';
 import { MemoryStore } from '../../src/main/core/memory-store.js';
 import { Outbox, type MessageTransport } from '../../src/main/core/outbox.js';
-import { changeFromEvent, parseFeedAnswer } from '../../src/main/core/protocol.js';
+import { changeFromEvent } from '../../src/main/core/protocol.js';
 import { SyncEngine, type SyncTransport } from '../../src/main/core/sync-engine.js';
 import type { EntityData, OutboxEntry, OutboxStore, SyncStore } from '../../src/main/core/types.js';
 import { ManualClock } from './clock.js';
@@ -83,6 +83,8 @@ export class FakeClient {
   /** The next send reaches the server but its answer is lost on the way back. */
   loseNextAnswer = false;
   held: OutboxEntry[] = [];
+  /** The feed head each full resync was asked for. */
+  snapshotHeads: number[] = [];
   /** How many of the next socket events are lost on the way (the socket stays up). */
   dropEvents = 0;
   /** While set, socket events are held back; `release()` delivers them newest first. */
@@ -98,10 +100,11 @@ export class FakeClient {
     const sync: SyncTransport = {
       fetchChanges: async (after, limit) => {
         if (!this.online) throw new Error('offline');
-        return parseFeedAnswer(server.changes(after, limit));
+        return server.changes(after, limit);
       },
-      fetchSnapshot: async () => {
+      fetchSnapshot: async (head) => {
         if (!this.online) throw new Error('offline');
+        this.snapshotHeads.push(head);
         return server.snapshot();
       },
     };

@@ -162,13 +162,16 @@ export class FakeServer {
 
   /** `GET /sync/changes?after=&limit=` as JSON, in the real feed's row shape. */
   changes(after: number, limit: number): unknown {
-    if (after < this.prunedThrough || after > this.seq) return { resetRequired: true };
+    if (after < this.prunedThrough || after > this.seq) {
+      return { resetRequired: true, head: this.seq };
+    }
     const rows = this.log.filter((r) => r.seq > after).slice(0, limit);
     return JSON.parse(
       JSON.stringify({
         changes: rows,
         hasMore: rows.length === limit,
         last: rows.length ? rows[rows.length - 1]!.seq : after,
+        head: this.seq,
       }),
     );
   }

@@ -12,6 +12,7 @@ import { TagEntity } from '../modules/tags/tag.entity.js';
 import { QueueOptionEntity } from '../modules/queue-options/queue-option.entity.js';
 import { QuickMessageEntity } from '../modules/quick-messages/quick-message.entity.js';
 import { DeadLetterEntity } from '../whatsapp/dead-letter.entity.js';
+import { billingEntities } from '../modules/billing/entities.js';
 
 /** Every entity the data source knows. Add new ones at the end. */
 export const entities = [
@@ -29,4 +30,5 @@ export const entities = [
   QueueOptionEntity,
   QuickMessageEntity,
   DeadLetterEntity,
+  ...billingEntities,
 ];

@@ -1,4 +1,3 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
@@ -26,11 +25,10 @@ import { queuesRoutes } from '../modules/queues/queues.routes.js';
 import { queueOptionsRoutes } from '../modules/queue-options/queue-options.routes.js';
 import { quickMessagesRoutes } from '../modules/quick-messages/quick-messages.routes.js';
 import { deadLettersRoutes } from '../whatsapp/dead-letters.routes.js';
-import { VERSION } from '../version.js';
 import { AppError, errorMiddleware } from './errors.js';
+import { metrics, systemRoutes } from './system.routes.js';
 
-export const metrics = new client.Registry();
-client.collectDefaultMetrics({ register: metrics });
+export { metrics };
 const httpDuration = new client.Histogram({
   name: 'http_request_duration_seconds',
   help: 'HTTP request duration',
@@ -72,20 +70,6 @@ export const routers: RouterFactory[] = [
   deadLettersRoutes,
 ];
 
-async function health(app: AppContext) {
-  const [db, redis] = await Promise.all([
-    app.ds.query('SELECT 1').then(
-      () => 'ok',
-      () => 'down',
-    ),
-    app.redis.ping().then(
-      (r) => (r === 'PONG' ? 'ok' : 'down'),
-      () => 'down',
-    ),
-  ]);
-  return { status: db === 'ok' && redis === 'ok' ? 'ok' : 'error', db, redis };
-}
-
 /** A CSP source for this request's own host over a websocket scheme (`ws://host:port`). */
 const sameHostSocket =
   (scheme: 'ws' | 'wss') =>
@@ -94,12 +78,6 @@ const sameHostSocket =
     // A host header is `name[:port]`; anything else gets no websocket source at all.
     return /^[a-z0-9.[\]:-]+$/i.test(host) ? `${scheme}://${host}` : "'self'";
   };
-
-function metricsAllowed(token: string | undefined, header: string | undefined): boolean {
-  if (!token || !header?.toLowerCase().startsWith('bearer ')) return false;
-  const given = createHash('sha256').update(header.slice(7).trim()).digest();
-  return timingSafeEqual(given, createHash('sha256').update(token).digest());
-}
 
 /**
  * The web build shares the origin with the API, and some paths are both (/tickets): a browser
@@ -146,21 +124,10 @@ export function createHttpApp(app: AppContext): Express {
   server.use(express.json({ limit: app.config.JSON_LIMIT }));
   server.use(cookieParser());
 
+  // Before the web build: `/api-docs` is a page of the server, not of the web app.
+  server.use(systemRoutes(app));
   const webDir = app.config.WEB_DIR;
   if (webDir && existsSync(path.join(webDir, 'index.html'))) server.use(...webApp(webDir));
-
-  server.get('/health', async (_req, res) => {
-    const state = await health(app);
-    res.status(state.status === 'ok' ? 200 : 503).json(state);
-  });
-  server.get('/version', (_req, res) => {
-    res.json({ version: VERSION });
-  });
-  server.get('/metrics', async (req, res, next) => {
-    // Only with the METRICS_TOKEN bearer; without METRICS_TOKEN the route does not exist.
-    if (!metricsAllowed(app.config.METRICS_TOKEN, req.headers.authorization)) return next();
-    res.type(metrics.contentType).send(await metrics.metrics());
-  });
 
   for (const factory of routers) server.use(factory(app));
 

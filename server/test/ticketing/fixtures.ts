@@ -4,6 +4,7 @@ import type { PortEvent, PortMessage } from '../../src/whatsapp/port.js';
 import { sessionEventHandlers } from '../../src/whatsapp/hooks.js';
 import { createCompanyWithAdmin } from '../fixtures.js';
 import type { Session, TestServer } from '../harness.js';
+import { validatePayloads } from '../socket-client.js';
 
 /** A connection row (the connections API belongs to the WhatsApp layer). */
 export async function addConnection(
@@ -106,6 +107,8 @@ export async function deliver(server: TestServer, t: Tenant, event: PortEvent): 
 export function socketOf(server: TestServer, token: string): Promise<Socket> {
   return new Promise((resolve, reject) => {
     const socket = connectSocket(server.url, { transports: ['websocket'], auth: { token } });
+    // Every payload it receives is checked against its schema (shared/src/events).
+    validatePayloads(socket);
     socket.once('connect', () => resolve(socket));
     socket.once('connect_error', reject);
   });

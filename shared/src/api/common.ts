@@ -1,5 +1,12 @@
 import { z } from 'zod';
 
+/** A timestamp as JSON carries it (ISO 8601): how answers declare dates. */
+export const wireDate = z.string();
+/** A whole number in an answer (ids, counts). */
+export const wireInt = z.number().int();
+/** A message answer (`{message}`): deletes, sign-outs, session actions. */
+export const messageAnswer = z.object({ message: z.string() });
+
 /** The largest id Postgres `int4` holds. */
 export const INT4_MAX = 2_147_483_647;
 
@@ -77,12 +84,6 @@ export const isoDay = lineSchema(40)
     );
   }, 'yyyy-MM-dd')
   .transform((v) => v.slice(0, 10));
-
-/** A timestamp as JSON carries it (ISO 8601): what every answer schema uses for dates. */
-export const wireDate = z.string();
-
-/** `{message}`: what a delete (and a few other actions) answers. */
-export const noticeAnswer = z.object({ message: z.string() });
 
 export const pageQuery = z.object({
   searchParam: lineSchema(200).optional().default(''),

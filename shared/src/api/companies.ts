@@ -1,5 +1,18 @@
 import { z } from 'zod';
-import { emailSchema, idSchema, isoDay, lineSchema, nameSchema } from './common.js';
+import { endpoint } from './endpoint.js';
+import {
+  emailSchema,
+  idParams,
+  idSchema,
+  isoDay,
+  lineSchema,
+  messageAnswer,
+  nameSchema,
+  pageQuery,
+  wireDate,
+  wireInt,
+} from './common.js';
+import { planAnswer } from './plans.js';
 import { userPassword } from './users.js';
 import { looseBoolean, optionalChoice } from './liberal.js';
 
@@ -48,3 +61,134 @@ export const signupBody = z.object({
   planId: idSchema,
 });
 export type SignupBody = z.infer<typeof signupBody>;
+
+const optionalText = z.string().nullable();
+
+/** A company as the routes answer it (administration §3). */
+export const companyAnswer = z.object({
+  id: wireInt,
+  name: z.string(),
+  email: optionalText,
+  phone: optionalText,
+  planId: wireInt.nullable(),
+  status: z.boolean(),
+  dueDate: optionalText,
+  recurrence: z.string(),
+  schedules: z.array(
+    z.object({
+      weekday: z.string(),
+      weekdayEn: z.string(),
+      startTime: z.string(),
+      endTime: z.string(),
+    }),
+  ),
+  document: optionalText,
+  billingName: optionalText,
+  addressZipCode: optionalText,
+  addressStreet: optionalText,
+  addressState: optionalText,
+  addressCity: optionalText,
+  addressDistrict: optionalText,
+  createdAt: wireDate,
+  updatedAt: wireDate,
+});
+export type CompanyAnswer = z.infer<typeof companyAnswer>;
+
+/** A company with the settings its reader may see (secrets masked or left out). */
+export const companyWithSettings = companyAnswer.extend({
+  settings: z.array(z.object({ key: z.string(), value: z.string() })),
+});
+
+const companyIdParams = z.object({ companyId: idSchema });
+
+/** Companies (administration §7), the public sign-up and a company's plan (core §7). */
+export const companyEndpoints = {
+  signUp: endpoint({
+    method: 'post',
+    path: '/companies/cadastro',
+    summary: 'Public sign-up: a company on a trial, with its admin user',
+    tag: 'companies',
+    access: 'public',
+    body: signupBody,
+    status: 201,
+    response: z.object({ id: wireInt, name: z.string(), dueDate: optionalText }),
+  }),
+  listPlanOfCompany: endpoint({
+    method: 'get',
+    path: '/companies/listPlan/:companyId',
+    summary: "A company's plan and its feature flags (one's own; any for the super user)",
+    tag: 'companies',
+    params: companyIdParams,
+    response: z.object({ id: wireInt, name: z.string(), plan: planAnswer.nullable() }),
+  }),
+  companyList: endpoint({
+    method: 'get',
+    path: '/companies/list',
+    summary: 'Every company with its settings and plan {id, name, value}',
+    tag: 'companies',
+    access: 'super',
+    response: z.array(
+      companyWithSettings.extend({
+        plan: z.object({ id: wireInt, name: z.string(), value: z.number() }).nullable(),
+      }),
+    ),
+  }),
+  listCompanies: endpoint({
+    method: 'get',
+    path: '/companies',
+    summary: 'A page of companies',
+    tag: 'companies',
+    access: 'super',
+    query: pageQuery,
+    response: z.object({
+      companies: z.array(companyAnswer),
+      count: wireInt,
+      hasMore: z.boolean(),
+    }),
+  }),
+  showCompany: endpoint({
+    method: 'get',
+    path: '/companies/:id',
+    summary: "A company with its settings (one's own; any for the super user)",
+    tag: 'companies',
+    params: idParams,
+    response: companyWithSettings,
+  }),
+  createCompany: endpoint({
+    method: 'post',
+    path: '/companies',
+    summary: 'Creates a company (with an admin user when a password is given)',
+    tag: 'companies',
+    access: 'super',
+    body: companyInput,
+    status: 201,
+    response: companyAnswer,
+  }),
+  updateCompany: endpoint({
+    method: 'put',
+    path: '/companies/:id',
+    summary: 'Changes a company (super user)',
+    tag: 'companies',
+    params: idParams,
+    body: companyUpdate,
+    response: companyWithSettings,
+  }),
+  updateSchedules: endpoint({
+    method: 'put',
+    path: '/companies/:id/schedules',
+    summary: "Saves the company's weekday hours",
+    tag: 'companies',
+    access: 'admin',
+    params: idParams,
+    body: schedulesBody,
+    response: companyAnswer,
+  }),
+  deleteCompany: endpoint({
+    method: 'delete',
+    path: '/companies/:id',
+    summary: 'Deletes a company and everything it holds (super user)',
+    tag: 'companies',
+    params: idParams,
+    response: messageAnswer,
+  }),
+} as const;

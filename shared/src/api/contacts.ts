@@ -8,7 +8,7 @@ import {
   isoDay,
   lineSchema,
   nameSchema,
-  noticeAnswer,
+  messageAnswer,
   pageQuery,
   textSchema,
   wireDate,
@@ -184,7 +184,7 @@ export const contactEndpoints = {
     tag: 'contacts',
     access: 'contacts-page:deleteContact',
     params: idParams,
-    response: noticeAnswer,
+    response: messageAnswer,
   }),
   importContacts: endpoint({
     method: 'post',

@@ -15,7 +15,7 @@ const id = z.number().int();
  * A message as the thread shows it (core §3): its media link signed and absolute, the quoted
  * message and the customer (null on the agent's messages) in brief.
  */
-export const messageAnswer = z.object({
+export const chatMessageAnswer = z.object({
   id,
   ticketId: id,
   contactId: id,
@@ -52,7 +52,7 @@ export const messageAnswer = z.object({
   createdAt: wireDate,
   updatedAt: wireDate,
 });
-export type MessageAnswer = z.infer<typeof messageAnswer>;
+export type ChatMessageAnswer = z.infer<typeof chatMessageAnswer>;
 
 /** Messages of a ticket's thread (core §7). */
 export const messageEndpoints = {
@@ -65,7 +65,7 @@ export const messageEndpoints = {
     params: ticketIdParams,
     query: messageListQuery,
     response: z.object({
-      messages: z.array(messageAnswer),
+      messages: z.array(chatMessageAnswer),
       hasMore: z.boolean(),
       count: z.number().int(),
       ticket: ticketAnswer,
@@ -83,7 +83,7 @@ export const messageEndpoints = {
     multipart: true,
     status: 201,
     /** One message, or with files one per file. A known clientId answers it again (200). */
-    response: z.union([messageAnswer, z.array(messageAnswer)]),
+    response: z.union([chatMessageAnswer, z.array(chatMessageAnswer)]),
   }),
   markRead: endpoint({
     method: 'put',
@@ -100,7 +100,7 @@ export const messageEndpoints = {
     tag: 'messages',
     params: idParams,
     body: messageEdit,
-    response: messageAnswer,
+    response: chatMessageAnswer,
   }),
   deleteMessage: endpoint({
     method: 'delete',
@@ -108,6 +108,6 @@ export const messageEndpoints = {
     summary: "Deletes the caller's own sent message (for everyone on WhatsApp)",
     tag: 'messages',
     params: idParams,
-    response: messageAnswer,
+    response: chatMessageAnswer,
   }),
 } as const;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { lineSchema } from './common.js';
+import { endpoint } from './endpoint.js';
+import { idParams, lineSchema, messageAnswer, pageQuery, wireDate, wireInt } from './common.js';
 
 const count = z.coerce.number().int().min(0).max(100_000);
 
@@ -20,3 +21,92 @@ export const planInput = z.object({
 });
 export type PlanInput = z.infer<typeof planInput>;
 export const planUpdate = planInput.partial();
+
+const flag = z.boolean();
+/** A plan as the routes answer it (value as a number; administration §3). */
+export const planAnswer = z.object({
+  id: wireInt,
+  name: z.string(),
+  users: wireInt,
+  connections: wireInt,
+  queues: wireInt,
+  value: z.number(),
+  useCampaigns: flag,
+  useSchedules: flag,
+  useInternalChat: flag,
+  useExternalApi: flag,
+  useKanban: flag,
+  useOpenAi: flag,
+  useIntegrations: flag,
+  useInternal: flag,
+  createdAt: wireDate,
+  updatedAt: wireDate,
+});
+export type PlanAnswer = z.infer<typeof planAnswer>;
+
+/** Plans: the public lists (sign-up) and the super user's CRUD. */
+export const planEndpoints = {
+  planList: endpoint({
+    method: 'get',
+    path: '/plans/list',
+    summary: 'Every plan (no sign-in: the sign-up page)',
+    tag: 'plans',
+    access: 'public',
+    response: z.array(planAnswer),
+  }),
+  planAll: endpoint({
+    method: 'get',
+    path: '/plans/all',
+    summary: 'Every plan, as /plans/list (the Whaticket sign-up page calls this one)',
+    tag: 'plans',
+    access: 'public',
+    response: z.array(planAnswer),
+  }),
+  listPlans: endpoint({
+    method: 'get',
+    path: '/plans',
+    summary: 'A page of plans',
+    tag: 'plans',
+    access: 'super',
+    query: pageQuery,
+    response: z.object({ plans: z.array(planAnswer), count: wireInt, hasMore: z.boolean() }),
+  }),
+  showPlan: endpoint({
+    method: 'get',
+    path: '/plans/:id',
+    summary: 'One plan',
+    tag: 'plans',
+    access: 'super',
+    params: idParams,
+    response: planAnswer,
+  }),
+  createPlan: endpoint({
+    method: 'post',
+    path: '/plans',
+    summary: 'Creates a plan (names are unique)',
+    tag: 'plans',
+    access: 'super',
+    body: planInput,
+    status: 201,
+    response: planAnswer,
+  }),
+  updatePlan: endpoint({
+    method: 'put',
+    path: '/plans/:id',
+    summary: 'Changes a plan',
+    tag: 'plans',
+    access: 'super',
+    params: idParams,
+    body: planUpdate,
+    response: planAnswer,
+  }),
+  deletePlan: endpoint({
+    method: 'delete',
+    path: '/plans/:id',
+    summary: 'Deletes a plan no company uses',
+    tag: 'plans',
+    access: 'super',
+    params: idParams,
+    response: messageAnswer,
+  }),
+} as const;

@@ -4,7 +4,7 @@ import {
   isOneLine,
   lineSchema,
   nameSchema,
-  noticeAnswer,
+  messageAnswer,
   ref,
   textSchema,
   wireDate,
@@ -149,7 +149,7 @@ export const queueEndpoints = {
     tag: 'queues',
     access: 'admin',
     params: idParams,
-    response: noticeAnswer,
+    response: messageAnswer,
   }),
   attachQueueMedia: endpoint({
     method: 'post',
@@ -243,7 +243,7 @@ export const queueOptionEndpoints = {
     tag: 'queue-options',
     access: 'admin',
     params: idParams,
-    response: noticeAnswer,
+    response: messageAnswer,
   }),
   attachQueueOptionMedia: endpoint({
     method: 'post',

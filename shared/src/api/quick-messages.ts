@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idParams, isOneLine, noticeAnswer, pageQuery, textSchema, wireDate } from './common.js';
+import { idParams, isOneLine, messageAnswer, pageQuery, textSchema, wireDate } from './common.js';
 import { endpoint } from './endpoint.js';
 
 const flag = z
@@ -108,7 +108,7 @@ export const quickMessageEndpoints = {
     summary: 'Deletes a quick message and its file',
     tag: 'quick-messages',
     params: idParams,
-    response: noticeAnswer,
+    response: messageAnswer,
   }),
   attachQuickMessageMedia: endpoint({
     method: 'post',

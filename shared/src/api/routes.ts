@@ -11,6 +11,16 @@ import { queueEndpoints, queueOptionEndpoints } from './queues.js';
 import { quickMessageEndpoints } from './quick-messages.js';
 import { tagEndpoints } from './tags.js';
 import { ticketEndpoints } from './tickets.js';
+import { authEndpoints } from './auth.js';
+import { companyEndpoints } from './companies.js';
+import { planEndpoints } from './plans.js';
+import { userEndpoints } from './users.js';
+import { settingEndpoints } from './settings.js';
+import { mediaEndpoints, whatsappEndpoints } from './whatsapps.js';
+import { simulatorEndpoints } from './simulator.js';
+import { syncEndpoints } from './sync.js';
+import { dashboardEndpoints } from './dashboard.js';
+import { systemEndpoints } from './system.js';
 
 export const routeTable = {
   contacts: contactEndpoints,
@@ -21,6 +31,17 @@ export const routeTable = {
   queueOptions: queueOptionEndpoints,
   quickMessages: quickMessageEndpoints,
   tags: tagEndpoints,
+  system: systemEndpoints,
+  auth: authEndpoints,
+  companies: companyEndpoints,
+  plans: planEndpoints,
+  users: userEndpoints,
+  settings: settingEndpoints,
+  whatsapps: whatsappEndpoints,
+  media: mediaEndpoints,
+  simulator: simulatorEndpoints,
+  sync: syncEndpoints,
+  dashboard: dashboardEndpoints,
 } as const satisfies Record<string, Record<string, Endpoint>>;
 
 /** Every endpoint of the table, flattened (`group.name` → endpoint). */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { lineSchema } from './common.js';
+import { endpoint } from './endpoint.js';
+import { lineSchema, wireDate, wireInt } from './common.js';
 
 /** Company settings of admin §3, with their defaults. Switches hold 'enabled' or 'disabled'. */
 export const COMPANY_SETTING_DEFAULTS = {
@@ -75,3 +76,43 @@ export const settingBody = z.object({
 export const SECRET_SETTING_KEYS: readonly string[] = ['tokenixc', 'clientsecretmkauth', 'asaas'];
 export const isSecretSetting = (key: string): boolean => SECRET_SETTING_KEYS.includes(key);
 export const SECRET_MASK = '••••';
+
+/** A setting row as the routes answer it. */
+export const settingAnswer = z.object({
+  id: wireInt,
+  companyId: wireInt,
+  key: z.string(),
+  value: z.string(),
+  createdAt: wireDate,
+  updatedAt: wireDate,
+});
+export type SettingAnswer = z.infer<typeof settingAnswer>;
+
+/** Company settings (administration §3, §7). */
+export const settingEndpoints = {
+  listSettings: endpoint({
+    method: 'get',
+    path: '/settings',
+    summary: "The company's settings (secrets masked for admins, left out for others)",
+    tag: 'settings',
+    response: z.array(settingAnswer),
+  }),
+  showSetting: endpoint({
+    method: 'get',
+    path: '/settings/:key',
+    summary: 'One setting (platform-wide keys from the platform company)',
+    tag: 'settings',
+    params: settingParams,
+    response: z.object({ key: z.string(), value: z.string() }),
+  }),
+  updateSetting: endpoint({
+    method: 'put',
+    path: '/settings/:key',
+    summary: 'Sets a setting (platform-wide keys: super user only)',
+    tag: 'settings',
+    access: 'admin',
+    params: settingParams,
+    body: settingBody,
+    response: settingAnswer,
+  }),
+} as const;

@@ -7,7 +7,7 @@ import {
   isText,
   isoDay,
   lineSchema,
-  noticeAnswer,
+  messageAnswer,
   pageQuery,
   queryInt,
   ref,
@@ -267,6 +267,6 @@ export const ticketEndpoints = {
     tag: 'tickets',
     access: 'ticket-options:deleteTicket',
     params: idParams,
-    response: noticeAnswer,
+    response: messageAnswer,
   }),
 } as const;

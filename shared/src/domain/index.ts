@@ -12,3 +12,4 @@ export * from './invoice.js';
 export * from './template.js';
 export * from './formatting.js';
 export * from './plan-flags.js';
+export * from './automation.js';

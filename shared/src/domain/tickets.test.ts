@@ -48,6 +48,33 @@ describe('ticketUpdateFor (core §4)', () => {
     ).toEqual({ queueId: 5, userId: 2, whatsappId: 4 });
   });
 
+  it('transfer to a user with open hands a waiting ticket over open', () => {
+    expect(
+      ticketUpdateFor(pending, { action: 'transfer', queueId: 5, userId: 2, open: true }, 9),
+    ).toEqual({ queueId: 5, userId: 2, status: 'open' });
+  });
+
+  it('the platform (no actor) finishes keeping the user, and cannot accept or reopen', () => {
+    expect(ticketUpdateFor(open, { action: 'finish' }, null)).toMatchObject({
+      status: 'closed',
+      userId: 7,
+    });
+    expect(() => ticketUpdateFor(pending, { action: 'accept' }, null)).toThrow(/user/);
+    expect(() => ticketUpdateFor(closed, { action: 'reopen' }, null)).toThrow(/user/);
+  });
+
+  it('route moves a waiting ticket nobody holds, to a queue or to none', () => {
+    expect(ticketUpdateFor(pending, { action: 'route', queueId: 5 }, null)).toEqual({
+      queueId: 5,
+    });
+    expect(ticketUpdateFor(pending, { action: 'route', queueId: null }, null)).toEqual({
+      queueId: null,
+    });
+    expect(() =>
+      ticketUpdateFor({ ...pending, userId: 2 }, { action: 'route', queueId: 5 }, null),
+    ).toThrow(TicketTransitionError);
+  });
+
   it.each([
     ['accept', open],
     ['accept', closed],
@@ -55,6 +82,8 @@ describe('ticketUpdateFor (core §4)', () => {
     ['reopen', open],
     ['finish', closed],
     ['transfer', closed],
+    ['route', open],
+    ['route', closed],
   ] as const)('refuses %s on a %s ticket', (action, ticket) => {
     expect(() => ticketUpdateFor(ticket, { action } as never, 9)).toThrow(TicketTransitionError);
     expect(canApply(ticket.status, action)).toBe(false);

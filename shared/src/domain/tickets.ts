@@ -4,11 +4,14 @@ import type { Profile } from './permissions.js';
 export const TICKET_STATUSES = ['pending', 'open', 'closed'] as const;
 export type TicketStatus = (typeof TICKET_STATUSES)[number];
 
-export type TicketAction = 'accept' | 'return' | 'finish' | 'reopen' | 'transfer';
+export type TicketAction = 'accept' | 'return' | 'finish' | 'reopen' | 'transfer' | 'route';
 
-/** Which actions each status offers. Pending and open tickets can both be finished. */
+/**
+ * Which actions each status offers. Pending and open tickets can both be finished. `route` is
+ * the platform's (the bot placing a waiting ticket in a queue, or in none), never a button.
+ */
 export const TICKET_ACTIONS: Record<TicketStatus, readonly TicketAction[]> = {
-  pending: ['accept', 'finish', 'transfer'],
+  pending: ['accept', 'finish', 'transfer', 'route'],
   open: ['return', 'finish', 'transfer'],
   closed: ['reopen'],
 };
@@ -35,7 +38,16 @@ export interface TicketState {
 
 export type TicketCommand =
   | { action: 'accept' | 'return' | 'finish' | 'reopen' }
-  | { action: 'transfer'; queueId: number; userId?: number | null; whatsappId?: number | null };
+  | {
+      action: 'transfer';
+      queueId: number;
+      userId?: number | null;
+      whatsappId?: number | null;
+      /** Handed to `userId` open (the transfer dialog's "open" choice on a waiting ticket). */
+      open?: boolean;
+    }
+  /** The bot's: a waiting ticket nobody holds moves to a queue (`null`: back to no queue). */
+  | { action: 'route'; queueId: number | null };
 
 export class TicketTransitionError extends Error {
   constructor(
@@ -47,38 +59,47 @@ export class TicketTransitionError extends Error {
   }
 }
 
-/** The update that `command`, done by user `actorId`, sends for `ticket`. */
+/**
+ * The update that `command`, done by user `actorId`, sends for `ticket`. `actorId` null is the
+ * platform itself (bot, timers, rating): it may finish (the ticket keeps its user), transfer,
+ * return and route, but only a person accepts or reopens a ticket.
+ */
 export function ticketUpdateFor(
   ticket: TicketState,
   command: TicketCommand,
-  actorId: number,
+  actorId: number | null,
 ): TicketUpdate {
   if (!canApply(ticket.status, command.action)) {
     throw new TicketTransitionError(ticket.status, command.action);
   }
   switch (command.action) {
     case 'accept':
+    case 'reopen':
+      if (actorId == null) throw new Error(`Only a user can ${command.action} a ticket`);
       return { status: 'open', userId: actorId, queueId: ticket.queueId };
     case 'return':
       return { status: 'pending', userId: null };
     case 'finish':
       return {
         status: 'closed',
-        userId: actorId,
+        userId: actorId ?? ticket.userId,
         queueId: ticket.queueId,
         useIntegration: false,
         promptId: null,
         integrationId: null,
       };
-    case 'reopen':
-      return { status: 'open', userId: actorId, queueId: ticket.queueId };
     case 'transfer': {
       const update: TicketUpdate = { queueId: command.queueId };
       if (command.whatsappId != null) update.whatsappId = command.whatsappId;
       // A queue without a user sends the ticket back to that queue's waiting list.
       if (command.userId == null) return { ...update, status: 'pending', userId: null };
+      if (command.open) return { ...update, userId: command.userId, status: 'open' };
       return { ...update, userId: command.userId };
     }
+    case 'route':
+      // A ticket an agent holds is theirs: the bot does not move it.
+      if (ticket.userId != null) throw new TicketTransitionError(ticket.status, command.action);
+      return { queueId: command.queueId };
   }
 }
 

@@ -61,7 +61,9 @@ const cases: [CompanyEventName, unknown, boolean][] = [
   ['quickmessage', { action: 'delete', record: { id: 8 }, id: 8 }, true],
   ['quickmessage', { action: 'remove', record: { id: 8 }, id: 8 }, false],
   ['chat', { action: 'new-message', newMessage: {} }, true],
-  ['payment', { action: 'CONCLUIDA', company: { id: 1 } }, true],
+  ['payment', { action: 'CONCLUIDA', company: { id: 1, dueDate: '2025-07-10' } }, true],
+  ['payment', { action: 'CONCLUIDA', company: { id: 1 } }, false],
+  ['payment', { action: 'PENDENTE', company: { id: 1, dueDate: '2025-07-10' } }, false],
   ['payment', {}, false],
 ];
 

@@ -127,8 +127,14 @@ export const quickmessageEvent = z.object({
 /** Internal chat (secondary features); not emitted by this server yet. */
 export const chatEvent = z.looseObject({ action: z.enum(['new-message', 'update']) });
 
-/** Billing (administration §7: only the action `CONCLUIDA` is known); not emitted yet. */
-export const paymentEvent = z.looseObject({ action: z.string() });
+/**
+ * Billing (administration §4, §7): a payment counted for the company's invoice. `company` carries
+ * the new `dueDate` (yyyy-MM-dd) the open checkout shows in its renewal message.
+ */
+export const paymentEvent = z.object({
+  action: z.literal('CONCLUIDA'),
+  company: loose({ id, dueDate: z.string().regex(/^\d{4}-\d{2}-\d{2}$/) }),
+});
 
 /** One schema per `company-{id}-{name}` event. */
 export const COMPANY_EVENTS = {

@@ -1,46 +1,16 @@
-import { ENTITY_OF_EVENT, feedPage, feedReset } from '@atende/shared';
+import { ENTITY_OF_EVENT, type FeedEntry } from '@atende/shared';
 import { z } from 'zod';
-import {
-  ENTITIES,
-  type Change,
-  type Entity,
-  type EntityData,
-  type FeedAnswer,
-  type Op,
-} from './types.js';
+import { ENTITIES, type Change, type Entity, type EntityData, type Op } from './types.js';
 
 /**
- * Reads the server's change feed and socket events into cache operations. The feed's rows are
- * `{seq, entity, entityId, action, payload}` where `payload` is what the socket event carried;
- * the compact `{seq, entity, op, id, data}` form is read too. Entities the cache does not keep
- * (notes) become a change without operations, so the cursor still moves past them.
+ * Turns the change feed's rows and socket events into cache operations. The feed itself is read
+ * by the shared reader (`readFeed` in shared/src/events), which hands over rows
+ * `{seq, entity, entityId, action, payload}` where `payload` is what the socket event carried.
+ * Entities the cache does not keep (notes) mean no operations; the cursor still moves past them.
  */
 
 const entityData = z.looseObject({ id: z.number().int() });
 const seq = z.number().int().nonnegative();
-
-const feedRow = z.union([
-  z.object({
-    seq,
-    entity: z.string(),
-    entityId: z.number().int(),
-    action: z.string(),
-    payload: z.unknown(),
-  }),
-  z.object({
-    seq,
-    entity: z.string(),
-    op: z.enum(['upsert', 'delete']),
-    id: z.number().int(),
-    data: z.unknown().optional(),
-  }),
-]);
-
-// The shared answer (`feedAnswer` in shared/src/events), with the compact row form read too.
-const feedAnswer = z.union([
-  feedReset.partial({ head: true }),
-  feedPage.extend({ changes: z.array(feedRow) }),
-]);
 
 /** The entities the cache keeps (notes are not kept). */
 const KEPT = new Set<string>(ENTITIES);
@@ -79,16 +49,9 @@ export function opsOf(entity: string, action: string, id: number, payload: unkno
   return ops;
 }
 
-export function parseFeedAnswer(raw: unknown): FeedAnswer {
-  const answer = feedAnswer.parse(raw);
-  if ('resetRequired' in answer) return { resetRequired: true };
-  const changes: Change[] = answer.changes.map((row) =>
-    'op' in row
-      ? { seq: row.seq, ops: opsOf(row.entity, row.op, row.id, row.data) }
-      : { seq: row.seq, ops: opsOf(row.entity, row.action, row.entityId, row.payload) },
-  );
-  return { changes, hasMore: answer.hasMore, last: answer.last };
-}
+/** The cache operations of one feed row. */
+export const opsOfEntry = (entry: FeedEntry): Op[] =>
+  opsOf(entry.entity, entry.action, entry.entityId, entry.payload);
 
 const socketPayload = z.looseObject({ seq, action: z.string().optional() });
 

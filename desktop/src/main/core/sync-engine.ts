@@ -1,10 +1,15 @@
-import type { Awaitable, Change, Clock, FeedAnswer, Op, Snapshot, SyncStore } from './types.js';
+import { readFeed } from '@atende/shared';
+import { opsOfEntry } from './protocol.js';
+import type { Awaitable, Change, Clock, Op, Snapshot, SyncStore } from './types.js';
 
 export interface SyncTransport {
-  /** `GET /sync/changes?after=&limit=`, parsed. Rejects on a network failure. */
-  fetchChanges(after: number, limit: number): Promise<FeedAnswer>;
-  /** Everything the cache holds, as of a feed number, for a full resync. */
-  fetchSnapshot(): Promise<Snapshot>;
+  /**
+   * `GET /sync/changes?after=&limit=`: the answer's JSON as it came (the shared reader checks
+   * it). Rejects on a network failure.
+   */
+  fetchChanges(after: number, limit: number): Promise<unknown>;
+  /** Everything the cache holds, read after feed number `head`, for a full resync at `head`. */
+  fetchSnapshot(head: number): Promise<Snapshot>;
 }
 
 export type AppliedSource = 'event' | 'pull' | 'reset';
@@ -131,26 +136,32 @@ export class SyncEngine {
     }
   }
 
+  /** Reads the feed with the shared reader (`readFeed` in shared/src/events) until caught up. */
   private async pullPages(): Promise<void> {
-    for (;;) {
-      const answer = await this.options.transport.fetchChanges(this.cursor, this.pageSize);
-      if ('resetRequired' in answer) {
-        await this.resync();
-        continue;
+    for (let resets = 0; ; resets++) {
+      const result = await readFeed({
+        from: this.cursor,
+        limit: this.pageSize,
+        fetchPage: (after, limit) => this.options.transport.fetchChanges(after, limit),
+        applyPage: async (page) => {
+          const ops = page.entries.flatMap(opsOfEntry);
+          // The page and its cursor commit together: a crash replays the page, never skips it.
+          await this.options.store.applyChanges(compactOps(ops), page.cursor);
+          this.cursor = page.cursor;
+          if (ops.length) await this.options.onApplied?.(ops, 'pull');
+        },
+      });
+      if (result.kind === 'caught-up') return;
+      // A second reset right after a resync would only fetch the snapshot again, and again.
+      if (resets > 0) {
+        throw new Error(`the feed asked for a reset again after a resync at ${this.cursor}`);
       }
-      const ops = answer.changes.flatMap((c) => c.ops);
-      const last = Math.max(answer.last, this.cursor);
-      // The page and its cursor commit together: a crash replays the page, never skips it.
-      await this.options.store.applyChanges(compactOps(ops), last);
-      const moved = last > this.cursor;
-      this.cursor = last;
-      if (ops.length) await this.options.onApplied?.(ops, 'pull');
-      if (!answer.hasMore || !moved) return;
+      await this.resync(result.head);
     }
   }
 
-  private async resync(): Promise<void> {
-    const snapshot = await this.options.transport.fetchSnapshot();
+  private async resync(head: number): Promise<void> {
+    const snapshot = await this.options.transport.fetchSnapshot(head);
     await this.options.store.replaceAll(snapshot);
     this.cursor = snapshot.cursor;
     await this.options.onApplied?.([], 'reset');

@@ -1,7 +1,6 @@
 import type { MessageTransport, SendResult } from './outbox.js';
-import { parseFeedAnswer } from './protocol.js';
 import type { SyncTransport } from './sync-engine.js';
-import type { EntityData, FeedAnswer, Snapshot } from './types.js';
+import type { EntityData, Snapshot } from './types.js';
 
 /**
  * The sync and send transports over any HTTP client with the platform's request shape: main's
@@ -49,36 +48,9 @@ async function ok<T>(session: ApiCaller, req: ApiCallRequest): Promise<T> {
   return answer.data;
 }
 
+/** `GET /sync/changes` as it came; the shared reader (`readFeed`) checks the answer. */
 const feed = (session: ApiCaller, after: number, limit: number) =>
-  ok<unknown>(session, { method: 'GET', path: '/sync/changes', query: { after, limit } }).then(
-    (raw) => ({ raw, answer: parseFeedAnswer(raw) }),
-  );
-
-/**
- * The feed's current number. The server states it with `resetRequired` (`head`); without it,
- * an unpruned log still tells: every `after` up to the head answers a page, every one past it
- * `resetRequired`, so a doubling then a bisection finds it in a few requests.
- */
-export async function feedHead(session: ApiCaller): Promise<number> {
-  const probe = await feed(session, Number.MAX_SAFE_INTEGER, 1);
-  const head = (probe.raw as { head?: unknown }).head;
-  if (typeof head === 'number') return head;
-  const valid = async (after: number) =>
-    !('resetRequired' in (await feed(session, after, 1)).answer);
-  if (!(await valid(0))) throw new Error('the server pruned its change feed and states no head');
-  let low = 0;
-  let high = 1;
-  while (await valid(high)) {
-    low = high;
-    high *= 2;
-  }
-  while (high - low > 1) {
-    const middle = Math.floor((low + high) / 2);
-    if (await valid(middle)) low = middle;
-    else high = middle;
-  }
-  return low;
-}
+  ok<unknown>(session, { method: 'GET', path: '/sync/changes', query: { after, limit } });
 
 async function pages<T>(
   fetchPage: (n: number) => Promise<{ items: T[]; hasMore: boolean }>,
@@ -93,9 +65,12 @@ async function pages<T>(
   return all;
 }
 
-/** Everything a full resync needs, read after the head so that a replay covers the reading. */
-export async function fetchSnapshot(session: ApiCaller): Promise<Snapshot> {
-  const cursor = await feedHead(session);
+/**
+ * Everything a full resync needs, read after the feed stood at `head` (the `head` of the
+ * `resetRequired` answer), so that replaying the feed after `head` covers the reading.
+ */
+export async function fetchSnapshot(session: ApiCaller, head: number): Promise<Snapshot> {
+  const cursor = head;
   const ticketsOf = (status: string, max: number) =>
     pages(async (pageNumber) => {
       const data = await ok<{ tickets: EntityData[]; hasMore: boolean }>(session, {
@@ -139,9 +114,8 @@ export async function fetchSnapshot(session: ApiCaller): Promise<Snapshot> {
 
 export function httpSyncTransport(session: ApiCaller): SyncTransport {
   return {
-    fetchChanges: async (after, limit): Promise<FeedAnswer> =>
-      (await feed(session, after, limit)).answer,
-    fetchSnapshot: () => fetchSnapshot(session),
+    fetchChanges: (after, limit) => feed(session, after, limit),
+    fetchSnapshot: (head) => fetchSnapshot(session, head),
   };
 }
 

@@ -14,20 +14,11 @@ export type Op =
   | { entity: Entity; op: 'patch'; id: number; fields: Record<string, unknown> }
   | { entity: Entity; op: 'delete'; id: number };
 
-/** One numbered change of the company's feed, as the operations it means for the cache. */
+/** One numbered change of the company's feed (a socket event), as the operations it means for the cache. */
 export interface Change {
   seq: number;
   ops: Op[];
 }
-
-export interface FeedPage {
-  changes: Change[];
-  hasMore: boolean;
-  /** The last number the server scanned (seen or not): the next `after`. */
-  last: number;
-}
-
-export type FeedAnswer = FeedPage | { resetRequired: true };
 
 /** Everything a full resync replaces the cache with, and the feed number it is valid at. */
 export interface Snapshot {

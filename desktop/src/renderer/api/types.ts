@@ -5,7 +5,7 @@
  */
 import type {
   ContactAnswer,
-  MessageAnswer,
+  ChatMessageAnswer,
   Profile,
   QueueAnswer,
   TagAnswer,
@@ -20,7 +20,7 @@ export type Tag = Pick<TagAnswer, 'id' | 'name' | 'color'>;
 
 export type Contact = ContactAnswer;
 export type Ticket = TicketAnswer;
-export type Message = MessageAnswer;
+export type Message = ChatMessageAnswer;
 
 export interface Setting {
   key: string;

@@ -16,6 +16,7 @@ import { useSession } from '../session/store';
 import { useRealtimeConnection } from '../session/useRealtime';
 import { DrawerMenu } from './DrawerMenu';
 import { menuFor } from './menu';
+import { ProtocolBanner } from './ProtocolBanner';
 import { TopBar } from './TopBar';
 import { useConnectionsWarning, useUnreadChats, useVersion } from './useShellData';
 
@@ -113,6 +114,7 @@ export default function Shell() {
       )}
       <Box sx={{ flexGrow: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}>
         <TopBar onToggleDrawer={() => setOpen((o) => !o)} />
+        <ProtocolBanner />
         <Box component="main" sx={{ flexGrow: 1, minHeight: 0, overflow: 'auto' }}>
           <Suspense fallback={<PageLoader />}>
             <Outlet />

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RealtimeConnection, RealtimeStatus } from '../platform';
-import { RealtimeSession, USER_STATUS_PING_MS, type ChangesAnswer } from './realtime';
+import { FEED_PAGE_SIZE } from '@atende/shared';
+import { RealtimeSession, USER_STATUS_PING_MS } from './realtime';
 
 class FakeConnection implements RealtimeConnection {
   connected = false;
@@ -145,7 +146,7 @@ describe('RealtimeSession (core §4 socket)', () => {
   });
 
   it('after a reconnect replays the missed changes page by page as their events', async () => {
-    const pages: ChangesAnswer[] = [
+    const pages: unknown[] = [
       {
         changes: [
           {
@@ -195,7 +196,10 @@ describe('RealtimeSession (core §4 socket)', () => {
     connection.setConnected(false);
     connection.setConnected(true);
     await session.catchUp();
-    expect(fetchChanges.mock.calls).toEqual([[10], [12]]);
+    expect(fetchChanges.mock.calls).toEqual([
+      [10, FEED_PAGE_SIZE],
+      [12, FEED_PAGE_SIZE],
+    ]);
     expect(tickets).toEqual([
       { action: 'update', seq: 10 },
       { action: 'update', seq: 11 },
@@ -204,9 +208,12 @@ describe('RealtimeSession (core §4 socket)', () => {
     expect(session.lastSeq).toBe(15);
   });
 
-  it('asks for a full resync when the feed was pruned past the last number', async () => {
+  /** A session that has seen feed number 3 and reconnected, reading the feed from `answers`. */
+  const reconnectedAt3 = async (answers: unknown[]) => {
     const onResync = vi.fn();
+    const tickets: unknown[] = [];
     const connection = new FakeConnection();
+    const fetchChanges = vi.fn(async () => answers.shift());
     const session = new RealtimeSession({
       connection,
       companyId: 4,
@@ -214,15 +221,42 @@ describe('RealtimeSession (core §4 socket)', () => {
       refresh: async () => true,
       onSignedInElsewhere: vi.fn(),
       onSessionEnded: vi.fn(),
-      fetchChanges: async () => ({ resetRequired: true }),
+      fetchChanges,
       onResync,
     });
-    session.on('ticket', () => undefined);
+    session.on('ticket', (p) => tickets.push(p));
     connection.setConnected(true);
     connection.serverSends('company-4-ticket', { action: 'update', seq: 3 });
+    tickets.length = 0;
     connection.setConnected(false);
     connection.setConnected(true);
-    await session.catchUp();
+    await session.catchUp().catch(() => undefined);
+    await Promise.resolve();
+    return { session, onResync, tickets, fetchChanges };
+  };
+
+  it('asks for a full resync when the feed was pruned, and resumes at the head it states', async () => {
+    const { session, onResync, fetchChanges } = await reconnectedAt3([
+      { resetRequired: true, head: 80 },
+      { changes: [], hasMore: false, last: 80 },
+    ]);
     expect(onResync).toHaveBeenCalledOnce();
+    expect(session.lastSeq).toBe(80);
+    await session.catchUp();
+    expect(fetchChanges.mock.calls.at(-1)).toEqual([80, FEED_PAGE_SIZE]);
+    expect(onResync).toHaveBeenCalledOnce();
+  });
+
+  it('reloads everything when the feed answers something it cannot read', async () => {
+    const { session, onResync, tickets } = await reconnectedAt3([
+      {
+        changes: [{ seq: 2, entity: 'ticket', entityId: 1, action: 'update', payload: {} }],
+        hasMore: false,
+        last: 4,
+      },
+    ]);
+    expect(onResync).toHaveBeenCalledOnce();
+    expect(tickets).toEqual([]);
+    expect(session.lastSeq).toBe(3);
   });
 });

@@ -1,9 +1,4 @@
-import {
-  companyEvent,
-  EVENT_OF_ENTITY,
-  type CompanyEventName,
-  type FeedPageAnswer,
-} from '@atende/shared';
+import { companyEvent, readFeed, type CompanyEventName } from '@atende/shared';
 import type { RealtimeConnection } from '../platform';
 
 /** core §4, §9: the user status ping interval. */
@@ -20,20 +15,16 @@ export interface RealtimeSessionDeps {
   /** The handshake failed and no new token could be had. */
   onSessionEnded(): void;
   timers?: Pick<typeof globalThis, 'setInterval' | 'clearInterval'>;
-  /** `GET /sync/changes?after=N`: what was missed while the socket was down. */
-  fetchChanges?(after: number): Promise<ChangesAnswer>;
-  /** The feed cannot tell what was missed (pruned, or no number yet): reload everything. */
+  /** `GET /sync/changes?after=N&limit=L`, the answer as it came: what was missed meanwhile. */
+  fetchChanges?(after: number, limit: number): Promise<unknown>;
+  /**
+   * Reload everything: the feed cannot tell what was missed (pruned, or no number yet), or the
+   * catch-up failed. After a reset the session resumes the feed at the head the server stated.
+   */
   onResync?(): void;
   /** The server speaks another protocol version (ERR_PROTOCOL_VERSION): no retry helps. */
   onProtocolMismatch?(): void;
 }
-
-/** The answer of `GET /sync/changes` (`feedAnswer` in `shared/src/events`). */
-export type ChangesAnswer = FeedPageAnswer | { resetRequired: true; head?: number };
-
-/** Which company event a change-feed entity replays as (the shared map; notes have none). */
-const eventOfEntity = (entity: string): CompanyEventName | null =>
-  entity in EVENT_OF_ENTITY ? EVENT_OF_ENTITY[entity as keyof typeof EVENT_OF_ENTITY] : null;
 
 type Join = readonly [event: string, ...args: unknown[]];
 
@@ -94,7 +85,10 @@ export class RealtimeSession {
     };
   }
 
-  /** Pages through the change feed after `lastSeq`, replaying each change as its event. */
+  /**
+   * Pages through the change feed after `lastSeq` with the shared reader (`readFeed`), replaying
+   * each change as its event; a reset reloads everything and moves `lastSeq` to the head.
+   */
   catchUp(): Promise<void> {
     this.catchingUp ??= this.replayMissed().finally(() => (this.catchingUp = null));
     return this.catchingUp;
@@ -104,16 +98,21 @@ export class RealtimeSession {
     const { fetchChanges, onResync } = this.deps;
     if (!fetchChanges) return;
     if (this.lastSeq === 0) return onResync?.();
-    for (;;) {
-      const page = await fetchChanges(this.lastSeq);
-      if ('resetRequired' in page) return onResync?.();
-      for (const change of page.changes) {
-        const name = eventOfEntity(change.entity);
-        const payload = { ...(change.payload as object), seq: change.seq };
-        if (name) for (const handler of this.local.get(name) ?? []) handler(payload);
-      }
-      this.lastSeq = Math.max(this.lastSeq, page.last);
-      if (!page.hasMore) return;
+    const result = await readFeed({
+      from: this.lastSeq,
+      fetchPage: fetchChanges,
+      applyPage: (page) => {
+        for (const entry of page.entries) {
+          if (!entry.event) continue;
+          for (const handler of this.local.get(entry.event) ?? []) handler(entry.eventPayload);
+        }
+        // The web build keeps its cursor in memory: the page is applied once its handlers ran.
+        this.lastSeq = Math.max(this.lastSeq, page.cursor);
+      },
+    });
+    if (result.kind === 'reset') {
+      this.lastSeq = result.head;
+      onResync?.();
     }
   }
 

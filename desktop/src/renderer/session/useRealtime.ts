@@ -6,16 +6,22 @@ import { create } from 'zustand';
 import { getPlatform } from '../platform';
 import { toast } from '../ui/toast';
 import { currentLanguage } from '../ui/useErrorToast';
-import { RealtimeSession, type ChangesAnswer } from './realtime';
+import { RealtimeSession } from './realtime';
 import { api, useSession } from './store';
 
 /** After the auth event the page reloads 1 s later (core §4). */
 export const SIGNED_IN_ELSEWHERE_RELOAD_MS = 1_000;
 
-/** `resyncEpoch` grows when the lists must reload from scratch (the feed could not catch up). */
-export const useRealtime = create<{ session: RealtimeSession | null; resyncEpoch: number }>()(
-  () => ({ session: null, resyncEpoch: 0 }),
-);
+/**
+ * `resyncEpoch` grows when the lists must reload from scratch (the feed could not catch up).
+ * `protocolMismatch`: the server refused the socket with ERR_PROTOCOL_VERSION; the shell keeps
+ * asking the user to update the app (`ProtocolBanner`) until the page is reloaded.
+ */
+export const useRealtime = create<{
+  session: RealtimeSession | null;
+  resyncEpoch: number;
+  protocolMismatch: boolean;
+}>()(() => ({ session: null, resyncEpoch: 0, protocolMismatch: false }));
 
 /** Opens the company socket while signed in; closes it on sign-out. Mounted once, by the shell. */
 export function useRealtimeConnection(): void {
@@ -38,9 +44,13 @@ export function useRealtimeConnection(): void {
         setTimeout(() => window.location.reload(), SIGNED_IN_ELSEWHERE_RELOAD_MS);
       },
       onSessionEnded: () => useSession.getState().clear(),
-      onProtocolMismatch: () =>
-        toast.error(ERRORS.ERR_PROTOCOL_VERSION.text[currentLanguage(i18n.language)]),
-      fetchChanges: (after) => api.get<ChangesAnswer>('/sync/changes', { query: { after } }),
+      onProtocolMismatch: () => {
+        toast.error(ERRORS.ERR_PROTOCOL_VERSION.text[currentLanguage(i18n.language)]);
+        useRealtime.setState({ protocolMismatch: true });
+      },
+      // The raw answer: the shared feed reader checks it (readFeed in shared/src/events).
+      fetchChanges: (after, limit) =>
+        api.get<unknown>('/sync/changes', { query: { after, limit } }),
       onResync: () => useRealtime.setState((s) => ({ resyncEpoch: s.resyncEpoch + 1 })),
     });
     useRealtime.setState({ session });

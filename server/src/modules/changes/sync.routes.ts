@@ -1,7 +1,7 @@
 import { Router } from 'express';
-import { syncQuery } from '@atende/shared';
+import { syncEndpoints as api } from '@atende/shared';
 import type { AppContext } from '../../context.js';
-import { route } from '../../http/route.js';
+import { serve } from '../../http/route.js';
 import { feedViewer, loadViewer } from '../tickets/visibility.js';
 import { mediaBase, withSignedPayload } from '../whatsapps/media-links.js';
 import { readChanges } from './change-log.js';
@@ -10,27 +10,24 @@ import './prune.js';
 /** `GET /sync/changes?after=N&limit=`: what a client missed, in order, or `resetRequired`. */
 export function syncRoutes(app: AppContext): Router {
   const router = Router();
-  router.get(
-    '/sync/changes',
-    route(app, { query: syncQuery }, async ({ user, query, req }) => {
-      const viewer = await loadViewer(app.ds, user.companyId, user.id);
-      const feed = await readChanges(
-        app.ds,
-        user.companyId,
-        query.after,
-        query.limit,
-        feedViewer(viewer),
-      );
-      if (!('changes' in feed)) return feed;
-      const base = mediaBase(app, req);
-      return {
-        ...feed,
-        changes: feed.changes.map((c) => ({
-          ...c,
-          payload: withSignedPayload(app, user.companyId, c.entity, c.payload, base),
-        })),
-      };
-    }),
-  );
+  serve(router, app, api.changes, async ({ user, query, req }) => {
+    const viewer = await loadViewer(app.ds, user.companyId, user.id);
+    const feed = await readChanges(
+      app.ds,
+      user.companyId,
+      query.after,
+      query.limit,
+      feedViewer(viewer),
+    );
+    if (!('changes' in feed)) return feed;
+    const base = mediaBase(app, req);
+    return {
+      ...feed,
+      changes: feed.changes.map((c) => ({
+        ...c,
+        payload: withSignedPayload(app, user.companyId, c.entity, c.payload, base),
+      })),
+    };
+  });
   return router;
 }

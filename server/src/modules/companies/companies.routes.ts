@@ -1,18 +1,9 @@
 import { Router } from 'express';
-import {
-  companyUpdate,
-  companyInput,
-  idParams,
-  idSchema,
-  pageQuery,
-  schedulesBody,
-  signupBody,
-} from '@atende/shared';
-import { z } from 'zod';
+import { companyEndpoints as api } from '@atende/shared';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import { pageOf } from '../../http/paging.js';
-import { route } from '../../http/route.js';
+import { serve } from '../../http/route.js';
 import { beforeSignUp } from '../auth/limits.js';
 import type { AuthUser } from '../auth/tokens.js';
 import { refreshCompanySockets } from '../../realtime/revoke.js';
@@ -49,124 +40,91 @@ export function companiesRoutes(app: AppContext): Router {
     return company;
   };
 
-  router.post(
-    '/companies/cadastro',
-    route(app, { access: 'public', body: signupBody, status: 201 }, async ({ body, req, res }) => {
-      // Counted before any work (a sign-up hashes a password and writes a company).
-      await beforeSignUp(app, res, req.ip ?? 'unknown');
-      const company = await signUp(app, body);
-      return { id: company.id, name: company.name, dueDate: company.dueDate };
-    }),
+  serve(router, app, api.signUp, async ({ body, req, res }) => {
+    // Counted before any work (a sign-up hashes a password and writes a company).
+    await beforeSignUp(app, res, req.ip ?? 'unknown');
+    const company = await signUp(app, body);
+    return { id: company.id, name: company.name, dueDate: company.dueDate };
+  });
+
+  serve(router, app, api.listPlanOfCompany, async ({ user, params }) => {
+    const company = await visibleCompany(user, params.companyId);
+    const plan = company.planId
+      ? await app.ds.getRepository(PlanEntity).findOneBy({ id: company.planId })
+      : null;
+    return { id: company.id, name: company.name, plan: plan ? publicPlan(plan) : null };
+  });
+
+  serve(router, app, api.companyList, async ({ user }) => {
+    // Each row carries its plan {id, name, value}, as the Whaticket companies table reads it.
+    const plans = new Map(
+      (await app.ds.getRepository(PlanEntity).find()).map((p) => [
+        p.id,
+        { id: p.id, name: p.name, value: Number(p.value) },
+      ]),
+    );
+    const rows = await companies().find({ order: { name: 'ASC' } });
+    return Promise.all(
+      rows.map(async (c) => ({
+        ...(await withSettings(user, c)),
+        plan: (c.planId && plans.get(c.planId)) || null,
+      })),
+    );
+  });
+
+  serve(router, app, api.listCompanies, async ({ query }) => {
+    const qb = companies().createQueryBuilder('c');
+    if (query.searchParam) {
+      qb.where('(c.name ILIKE :s OR c.email ILIKE :s OR c.phone ILIKE :s)', {
+        s: `%${query.searchParam}%`,
+      });
+    }
+    const { rows, count, hasMore } = await pageOf(qb.orderBy('c.name', 'ASC'), query.pageNumber);
+    return { companies: rows, count, hasMore };
+  });
+
+  serve(router, app, api.showCompany, async ({ user, params }) =>
+    withSettings(user, await visibleCompany(user, params.id)),
   );
 
-  router.get(
-    '/companies/listPlan/:companyId',
-    route(app, { params: z.object({ companyId: idSchema }) }, async ({ user, params }) => {
-      const company = await visibleCompany(user, params.companyId);
-      const plan = company.planId
-        ? await app.ds.getRepository(PlanEntity).findOneBy({ id: company.planId })
-        : null;
-      return { id: company.id, name: company.name, plan: plan ? publicPlan(plan) : null };
-    }),
-  );
+  serve(router, app, api.createCompany, async ({ body }) => createCompany(app, body));
 
-  router.get(
-    '/companies/list',
-    route(app, { access: 'super' }, async ({ user }) => {
-      // Each row carries its plan {id, name, value}, as the Whaticket companies table reads it.
-      const plans = new Map(
-        (await app.ds.getRepository(PlanEntity).find()).map((p) => [
-          p.id,
-          { id: p.id, name: p.name, value: Number(p.value) },
-        ]),
-      );
-      const rows = await companies().find({ order: { name: 'ASC' } });
-      return Promise.all(
-        rows.map(async (c) => ({
-          ...(await withSettings(user, c)),
-          plan: (c.planId && plans.get(c.planId)) || null,
-        })),
-      );
-    }),
-  );
+  serve(router, app, api.updateCompany, async ({ user, params, body }) => {
+    const company = await changeableCompany(user, params.id);
+    const { campaignsEnabled, password: _password, ...fields } = body;
+    if (fields.name) await assertCompanyNameFree(app, fields.name, company.id);
+    if (
+      fields.planId &&
+      !(await app.ds.getRepository(PlanEntity).existsBy({ id: fields.planId }))
+    ) {
+      throw new AppError('ERR_NO_PLAN_FOUND');
+    }
+    Object.assign(company, fields);
+    const saved = await companies().save(company);
+    await refreshCompanySockets(app, company.id);
+    if (campaignsEnabled !== undefined) {
+      await app.settings.set(company.id, 'campaignsEnabled', String(campaignsEnabled));
+    }
+    app.realtime.toCompany(company.id, 'company', { action: 'update', company: saved });
+    return withSettings(user, saved);
+  });
 
-  router.get(
-    '/companies',
-    route(app, { access: 'super', query: pageQuery }, async ({ query }) => {
-      const qb = companies().createQueryBuilder('c');
-      if (query.searchParam) {
-        qb.where('(c.name ILIKE :s OR c.email ILIKE :s OR c.phone ILIKE :s)', {
-          s: `%${query.searchParam}%`,
-        });
-      }
-      const { rows, count, hasMore } = await pageOf(qb.orderBy('c.name', 'ASC'), query.pageNumber);
-      return { companies: rows, count, hasMore };
-    }),
-  );
+  serve(router, app, api.updateSchedules, async ({ user, params, body }) => {
+    const company = await visibleCompany(user, params.id);
+    company.schedules = body.schedules;
+    const saved = await companies().save(company);
+    app.realtime.toCompany(company.id, 'company', { action: 'update', company: saved });
+    return saved;
+  });
 
-  router.get(
-    '/companies/:id',
-    route(app, { params: idParams }, async ({ user, params }) =>
-      withSettings(user, await visibleCompany(user, params.id)),
-    ),
-  );
-
-  router.post(
-    '/companies',
-    route(app, { access: 'super', body: companyInput, status: 201 }, async ({ body }) =>
-      createCompany(app, body),
-    ),
-  );
-
-  router.put(
-    '/companies/:id',
-    route(app, { params: idParams, body: companyUpdate }, async ({ user, params, body }) => {
-      const company = await changeableCompany(user, params.id);
-      const { campaignsEnabled, password: _password, ...fields } = body;
-      if (fields.name) await assertCompanyNameFree(app, fields.name, company.id);
-      if (
-        fields.planId &&
-        !(await app.ds.getRepository(PlanEntity).existsBy({ id: fields.planId }))
-      ) {
-        throw new AppError('ERR_NO_PLAN_FOUND');
-      }
-      Object.assign(company, fields);
-      const saved = await companies().save(company);
-      await refreshCompanySockets(app, company.id);
-      if (campaignsEnabled !== undefined) {
-        await app.settings.set(company.id, 'campaignsEnabled', String(campaignsEnabled));
-      }
-      app.realtime.toCompany(company.id, 'company', { action: 'update', company: saved });
-      return withSettings(user, saved);
-    }),
-  );
-
-  router.put(
-    '/companies/:id/schedules',
-    route(
-      app,
-      { access: 'admin', params: idParams, body: schedulesBody },
-      async ({ user, params, body }) => {
-        const company = await visibleCompany(user, params.id);
-        company.schedules = body.schedules;
-        const saved = await companies().save(company);
-        app.realtime.toCompany(company.id, 'company', { action: 'update', company: saved });
-        return saved;
-      },
-    ),
-  );
-
-  router.delete(
-    '/companies/:id',
-    route(app, { params: idParams }, async ({ user, params }) => {
-      const company = await changeableCompany(user, params.id);
-      if (company.id === PLATFORM_COMPANY_ID)
-        throw new AppError('ERR_CANNOT_DELETE_PLATFORM_COMPANY');
-      await companies().delete({ id: company.id });
-      await refreshCompanySockets(app, company.id);
-      return { message: 'ok' };
-    }),
-  );
+  serve(router, app, api.deleteCompany, async ({ user, params }) => {
+    const company = await changeableCompany(user, params.id);
+    if (company.id === PLATFORM_COMPANY_ID)
+      throw new AppError('ERR_CANNOT_DELETE_PLATFORM_COMPANY');
+    await companies().delete({ id: company.id });
+    await refreshCompanySockets(app, company.id);
+    return { message: 'ok' };
+  });
 
   return router;
 }

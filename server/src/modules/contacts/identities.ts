@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { Change } from '../changes/change-log.js';
+import { moveTicketsToContact } from '../tickets/ticket-writes.js';
 import { ticketGone } from '../tickets/tickets.queries.js';
 import { contactChange, loadContact } from './contacts.service.js';
 
@@ -51,12 +52,12 @@ async function mergeContacts(
     await tx.query('DELETE FROM tickets WHERE id = $1', [c.fromTicket]);
     changes.push(ticketGone(c.fromTicket, c.queueId));
   }
-  for (const table of ['tickets', 'messages', 'ticket_notes']) {
-    await tx.query(`UPDATE ${table} SET "contactId" = $2 WHERE "contactId" = $1`, [
-      from.id,
-      into.id,
-    ]);
-  }
+  await moveTicketsToContact(tx, from.id, into.id);
+  await tx.query('UPDATE messages SET "contactId" = $2 WHERE "contactId" = $1', [from.id, into.id]);
+  await tx.query('UPDATE ticket_notes SET "contactId" = $2 WHERE "contactId" = $1', [
+    from.id,
+    into.id,
+  ]);
   await tx.query('DELETE FROM contacts WHERE id = $1', [from.id]);
   changes.push({
     entity: 'contact',

@@ -16,6 +16,7 @@ import {
   type Change,
 } from '../changes/change-log.js';
 import { publishCommitted } from '../changes/publish.js';
+import { inboundCountersSql } from '../tickets/ticket-writes.js';
 import { TICKET_VIEW_SQL, ticketChange, type TicketView } from '../tickets/tickets.queries.js';
 import { MESSAGE_VIEW_SQL, messageChange, type MessageView } from './messages.queries.js';
 
@@ -84,13 +85,12 @@ export async function storeFast(
           FROM tickets t WHERE t.id = (${openTicket})
         ON CONFLICT ("companyId", "whatsappId", wid, "fromMe") DO NOTHING RETURNING *)
       ${INSERTED_MESSAGE_VIEW};
-      WITH upd AS (UPDATE tickets SET
-          "lastMessage" = CASE WHEN "lastMessageAt" IS NULL OR ${at}::timestamptz >= "lastMessageAt"
-                          THEN ${body} ELSE "lastMessage" END,
-          "lastMessageAt" = GREATEST("lastMessageAt", ${at}::timestamptz),
-          "unreadMessages" = "unreadMessages" + ${unread},
-          "updatedAt" = now()
-        WHERE id = (${openTicket}) RETURNING *)
+      WITH upd AS (${inboundCountersSql({
+        ticket: `(${openTicket})`,
+        at: `${at}::timestamptz`,
+        body,
+        unread: String(unread),
+      })})
       ${UPDATED_TICKET_VIEW};`)) as { rows: unknown[] }[];
     const contacts = results[2]!.rows as { name: string; number: string; lid: string | null }[];
     const [message] = results[4]!.rows as MessageView[];

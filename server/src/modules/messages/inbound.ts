@@ -15,6 +15,7 @@ import { storedMediaType, type PortEvent, type PortMessage } from '../../whatsap
 import { upsertContact } from '../contacts/identities.js';
 import { commitWithChanges } from '../changes/publish.js';
 import { fastEligible, storeFast } from './inbound-fast.js';
+import { inboundCountersSql, upgradeInboundPreview } from '../tickets/ticket-writes.js';
 import {
   findOrCreateTicket,
   loadTicket,
@@ -64,6 +65,12 @@ const chatAddress = (chatId: string) => chatId.replace(/@.*$/, '');
 // The views read straight from the written row (one statement instead of write, then reload).
 const INSERTED_MESSAGE_VIEW = MESSAGE_VIEW_SQL.replace('FROM messages m', 'FROM ins m');
 const UPDATED_TICKET_VIEW = TICKET_VIEW_SQL.replace('FROM tickets t', 'FROM upd t');
+const INBOUND_COUNTERS_SQL = inboundCountersSql({
+  ticket: '$1',
+  at: '$2',
+  body: '$3',
+  unread: '$4',
+});
 
 /** Thrown (and the transaction rolled back) when a message assumed new turns out to be known. */
 class KnownMessage extends Error {}
@@ -160,10 +167,7 @@ function commitInbound(
         ],
       );
       const message = await loadMessage(tx, companyId, existing.id);
-      await tx.query(
-        `UPDATE tickets SET "lastMessage" = $2 WHERE id = $1 AND "lastMessageAt" = $3`,
-        [message.ticketId, msg.body, new Date(msg.timestamp)],
-      );
+      await upgradeInboundPreview(tx, message.ticketId, msg.body, new Date(msg.timestamp));
       const ticket = await loadTicket(tx, companyId, message.ticketId);
       changes.push(messageChange(message, ticket, 'update'), ticketChange(ticket));
       return { kind: 'upgraded', message };
@@ -211,15 +215,9 @@ function commitInbound(
       if (!checkFirst) throw new KnownMessage();
       return { kind: 'duplicate' };
     }
-    // Out-of-order arrivals keep the newest text as the preview.
+    // The ticket counters (ticket-writes.ts), read back through the ticket view.
     const [ticket] = (await tx.query(
-      `WITH upd AS (UPDATE tickets SET
-          "lastMessage" = CASE WHEN "lastMessageAt" IS NULL OR $2 >= "lastMessageAt" THEN $3 ELSE "lastMessage" END,
-          "lastMessageAt" = GREATEST("lastMessageAt", $2),
-          "unreadMessages" = CASE WHEN status = 'closed' THEN 0 ELSE "unreadMessages" + $4 END,
-          "updatedAt" = now()
-        WHERE id = $1 RETURNING *)
-       ${UPDATED_TICKET_VIEW}`,
+      `WITH upd AS (${INBOUND_COUNTERS_SQL}) ${UPDATED_TICKET_VIEW}`,
       [ticketRef.id, at, msg.body, msg.fromMe ? 0 : 1],
     )) as TicketView[];
     if (!ticket) throw new Error(`ticket ${ticketRef.id} vanished while storing a message`);

@@ -14,6 +14,7 @@ import {
 } from '../../whatsapp/media-upload.js';
 import { withChanges } from '../changes/publish.js';
 import { assertTicketContactOnWhatsApp } from '../contacts/on-whatsapp.js';
+import { setPreview } from '../tickets/ticket-writes.js';
 import { loadTicket, ticketChange } from '../tickets/tickets.queries.js';
 import { assertCanOpen, loadViewer } from '../tickets/visibility.js';
 import './inbound.js';
@@ -197,7 +198,7 @@ export function messagesRoutes(app: AppContext): Router {
       const updated = await loadMessage(tx, user.companyId, current.id);
       changes.push(messageChange(updated, ticket, 'update'));
       if (ticket.lastMessage === current.body) {
-        await tx.query('UPDATE tickets SET "lastMessage" = $2 WHERE id = $1', [ticket.id, text]);
+        await setPreview(tx, ticket.id, text);
         changes.push(ticketChange(await loadTicket(tx, user.companyId, ticket.id)));
       }
       return updated;

@@ -9,7 +9,7 @@ import {
 } from '../../whatsapp/hooks.js';
 import { withChanges } from '../changes/publish.js';
 import { loadTicket } from '../tickets/tickets.queries.js';
-import { markSendFailed } from './messages.service.js';
+import { markSendFailed } from './outgoing.js';
 import { loadMessage, messageChange } from './messages.queries.js';
 
 export async function applyOutboundResult(

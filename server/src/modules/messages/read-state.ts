@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context.js';
 import { logger } from '../../logger.js';
 import { withChanges } from '../changes/publish.js';
+import { clearUnread } from '../tickets/ticket-writes.js';
 import { loadTicket, type TicketView } from '../tickets/tickets.queries.js';
 import { assertCanOpen, type Viewer } from '../tickets/visibility.js';
 import { enqueueAction, refOf } from './messages.service.js';
@@ -42,7 +43,7 @@ export async function markTicketRead(
       [ticket.id, companyId],
     )) as [{ id: number; fromMe: boolean }[], number];
     if (!rows.length && !ticket.unreadMessages) return { ticket, ids: [], read: true };
-    await tx.query('UPDATE tickets SET "unreadMessages" = 0 WHERE id = $1', [ticket.id]);
+    await clearUnread(tx, ticket.id);
     changes.push({
       entity: 'ticket',
       entityId: ticket.id,

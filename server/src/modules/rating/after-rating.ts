@@ -6,6 +6,7 @@ import type { Change } from '../changes/change-log.js';
 import { withChanges } from '../changes/publish.js';
 import { loadMessages, messageChange } from '../messages/messages.queries.js';
 import type { RoutingContext } from '../routing/context.js';
+import { takePreviewOf } from '../tickets/ticket-writes.js';
 import { loadTicket, ticketChange, ticketGone } from '../tickets/tickets.queries.js';
 
 /** How long after the rating closed a ticket the customer's messages still belong to it. */
@@ -64,12 +65,7 @@ export async function afterRatingRule(ctx: RoutingContext): Promise<'done' | 'ne
         [newId, target, companyId],
       )) as [{ id: number }[], number]
     )[0].map((r) => r.id);
-    await tx.query(
-      `UPDATE tickets t SET "lastMessage" = n."lastMessage", "lastMessageAt" = n."lastMessageAt",
-              "updatedAt" = now()
-         FROM tickets n WHERE t.id = $1 AND n.id = $2`,
-      [target, newId],
-    );
+    await takePreviewOf(tx, target, newId);
     await tx.query('DELETE FROM tickets WHERE id = $1 AND "companyId" = $2', [newId, companyId]);
     changes.push(ticketGone(newId, fresh.queueId));
     const closed = await loadTicket(tx, companyId, target);

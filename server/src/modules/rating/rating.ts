@@ -53,7 +53,10 @@ export async function startRating(
     ratingUserId: userId ?? ticket.userId,
   });
   const text = renderFor(ticket, now())(connection.ratingMessage);
-  await sendBotMessage(app, companyId, ticketId, ratingMenu(text), { key: `rating:${ticketId}:0` });
+  await sendBotMessage(app, companyId, ticketId, ratingMenu(text), {
+    key: `rating:${ticketId}:0`,
+    origin: 'rating',
+  });
   return true;
 }
 
@@ -78,9 +81,7 @@ export async function ratingRule(ctx: RoutingContext): Promise<'done' | 'next'> 
       companyId,
       ticket.id,
       ratingMenu(ctx.render(ctx.connection.ratingMessage)),
-      {
-        key: `rating:${ticket.id}:1`,
-      },
+      { key: `rating:${ticket.id}:1`, origin: 'rating' },
     );
     return 'done';
   }
@@ -92,6 +93,7 @@ export async function ratingRule(ctx: RoutingContext): Promise<'done' | 'next'> 
     );
     await sendBotMessage(app, companyId, ticket.id, ctx.render(ctx.connection.complationMessage), {
       key: `rating:${ticket.id}:done`,
+      origin: 'rating',
     });
   }
   await saveBotState(app.ds, { ...state, stage: 'done' });

@@ -1,15 +1,21 @@
 // What the bot says and does to a ticket. Bot messages are stored like an agent's (fromMe, a
 // WhatsApp id chosen before sending, a change-feed row) with no user and a `bot:` clientId:
 // that marks them as the bot's and makes a repeated send (a timer fired twice) a no-op.
+import { TicketTransitionError } from '@atende/shared';
 import type { AppContext } from '../../context.js';
+import { lockTicketForWrite } from '../../db/transaction.js';
+import { AppError } from '../../http/errors.js';
 import { logger } from '../../logger.js';
-import type { OutboundContent } from '../../whatsapp/hooks.js';
-import { mediaKindOf, mediaUrl, mimeOfExtension } from '../../whatsapp/media.js';
-import { enqueueOutbound } from '../../whatsapp/outbound.js';
+import { mediaUrl, mimeOfExtension } from '../../whatsapp/media.js';
 import { withChanges } from '../changes/publish.js';
-import { loadMessage, messageChange } from '../messages/messages.queries.js';
-import { chatTarget, markSendFailed, newWhatsappId } from '../messages/messages.service.js';
-import { loadTicket, ticketChange, ticketGone } from '../tickets/tickets.queries.js';
+import { newWhatsappId, sendOutgoing, type OutgoingOrigin } from '../messages/outgoing.js';
+import { planTicketWrite, writeTicket, type TicketWrite } from '../tickets/ticket-writes.js';
+import {
+  loadTicket,
+  ticketChange,
+  ticketGone,
+  type TicketView,
+} from '../tickets/tickets.queries.js';
 
 export interface BotMedia {
   /** File name under the company's media folder. */
@@ -20,90 +26,90 @@ export interface BotMedia {
 /** The clientId prefix of every message the bot writes. */
 export const BOT_CLIENT_PREFIX = 'bot:';
 
+/** The platform's senders: the bot and the features that speak through it. */
+export type BotOrigin = Extract<OutgoingOrigin, 'bot' | 'rating' | 'notice' | 'timer'>;
+
 /**
- * Stores and sends a bot message on the ticket. `key` names the send (for example
- * `timer:12`): the same key twice stores and sends once. Empty text without media sends nothing.
+ * Stores and sends a bot message on the ticket through the outgoing writer
+ * (messages/outgoing.ts). `key` names the send (for example `timer:12`): the same key twice
+ * stores and sends once. Empty text without media sends nothing, nor does a ticket without a
+ * connection. Answers the stored message's id.
  */
 export async function sendBotMessage(
   app: AppContext,
   companyId: number,
   ticketId: number,
   text: string,
-  options: { media?: BotMedia | null; key?: string } = {},
+  options: { media?: BotMedia | null; key?: string; origin?: BotOrigin } = {},
 ): Promise<number | undefined> {
   const body = text.trim();
   const media = options.media ?? undefined;
   if (!body && !media) return undefined;
-  const wid = newWhatsappId();
-  const clientId = `${BOT_CLIENT_PREFIX}${options.key ?? wid}`.slice(0, 64);
-  const mimetype = media ? mimeOfExtension(media.mediaPath.split('.').pop() ?? '') : '';
-  const kind = media ? mediaKindOf(mimetype) : undefined;
-  const sent = await withChanges(app, companyId, async (tx, changes) => {
-    const ticket = await loadTicket(tx, companyId, ticketId);
-    if (ticket.whatsappId == null) return undefined;
-    const at = new Date();
-    const [inserted] = (await tx.query(
-      `INSERT INTO messages ("companyId", "whatsappId", "ticketId", "contactId", wid, "fromMe",
-              body, ack, read, "mediaType", "mediaUrl", "clientId", "createdAt")
-       VALUES ($1, $2, $3, $4, $5, true, $6, 0, true, $7, $8, $9, $10)
-       ON CONFLICT ("companyId", "clientId") WHERE "clientId" IS NOT NULL DO NOTHING
-       RETURNING id`,
-      [
-        companyId,
-        ticket.whatsappId,
-        ticket.id,
-        ticket.contactId,
-        wid,
-        body,
-        kind ? (kind === 'document' ? 'application' : kind) : 'chat',
-        media ? mediaUrl(media.mediaPath) : null,
-        clientId,
-        at,
-      ],
-    )) as { id: number }[];
-    if (!inserted) return undefined;
-    await tx.query(
-      `UPDATE tickets SET "lastMessage" = $2, "lastMessageAt" = GREATEST("lastMessageAt", $3),
-              "updatedAt" = now() WHERE id = $1`,
-      [ticket.id, body || media?.mediaName || '', at],
-    );
-    const message = await loadMessage(tx, companyId, inserted.id);
-    const updated = await loadTicket(tx, companyId, ticket.id);
-    changes.push(ticketChange(updated), messageChange(message, updated, 'create'));
-    const [contact] = (await tx.query('SELECT number, lid, "isGroup" FROM contacts WHERE id = $1', [
-      ticket.contactId,
-    ])) as { number: string; lid: string | null; isGroup: boolean }[];
-    return { id: message.id, whatsappId: ticket.whatsappId, to: chatTarget(contact!) };
-  });
-  if (!sent) return undefined;
-  const content: OutboundContent = media
-    ? {
-        kind: 'media',
-        path: `${companyId}/${media.mediaPath}`,
-        mimetype,
-        ...(media.mediaName && { fileName: media.mediaName }),
-        ...(body && { caption: body }),
-      }
-    : { kind: 'text', body };
+  const clientId = `${BOT_CLIENT_PREFIX}${options.key ?? newWhatsappId()}`.slice(0, 64);
   try {
-    await enqueueOutbound(app, {
-      companyId,
-      whatsappId: sent.whatsappId,
-      to: sent.to,
-      content,
-      waMessageId: wid,
-      messageId: sent.id,
+    const sent = await sendOutgoing(app, companyId, {
+      ticketId,
+      body,
+      clientId,
+      userId: null,
+      origin: options.origin ?? 'bot',
+      ...(media && {
+        media: {
+          path: `${companyId}/${media.mediaPath}`,
+          url: mediaUrl(media.mediaPath),
+          mimetype: mimeOfExtension(media.mediaPath.split('.').pop() ?? ''),
+          ...(media.mediaName && { fileName: media.mediaName }),
+        },
+      }),
     });
+    return sent.duplicate ? undefined : sent.message.id;
   } catch (err) {
-    logger.error({ err, messageId: sent.id }, 'bot message not queued');
-    await markSendFailed(app, companyId, sent.id, 'ERR_SENDING_WAPP_MSG');
+    if (err instanceof AppError && err.code === 'ERR_NO_WAPP_FOUND') return undefined;
+    throw err;
   }
-  return sent.id;
 }
 
 /**
- * Moves a ticket without an agent to a queue (or out of any, `null`), pending, with the bot
- * flag as given. Viewers of the old queue lose it; those of the new one get it.
+ * A ticket write on the platform's behalf, through the ticket writer and the shared rule: the
+ * ticket is locked and read, `decide` says what to do (undefined: nothing). A transition the rule
+ * refuses (the ticket moved on meanwhile: an agent took it, it closed) changes nothing. Answers
+ * the ticket before and after, or undefined when nothing was written.
+ */
+async function systemTicketWrite(
+  app: AppContext,
+  companyId: number,
+  ticketId: number,
+  decide: (ticket: TicketView) => Omit<TicketWrite, 'actorId'> | undefined,
+  changesOf: (before: TicketView, after: TicketView) => ReturnType<typeof ticketChange>[],
+): Promise<{ before: TicketView; after: TicketView } | undefined> {
+  return withChanges(app, companyId, async (tx, changes) => {
+    if (!(await lockTicketForWrite(tx, companyId, ticketId))) return undefined;
+    const before = await loadTicket(tx, companyId, ticketId);
+    const write = decide(before);
+    if (!write) return undefined;
+    let plan;
+    try {
+      plan = planTicketWrite(before, { ...write, actorId: null });
+    } catch (err) {
+      if (!(err instanceof TicketTransitionError)) throw err;
+      logger.info({ ticketId, status: before.status, err: err.message }, 'system write skipped');
+      return undefined;
+    }
+    const after = await writeTicket(tx, companyId, plan);
+    changes.push(...changesOf(before, after));
+    return { before, after };
+  });
+}
+
+/** Viewers of the old queue lose the ticket; those of the new one get it. */
+const queueMove = (before: TicketView, after: TicketView) => [
+  ...(after.queueId !== before.queueId ? [ticketGone(after.id, before.queueId)] : []),
+  ticketChange(after),
+];
+
+/**
+ * The bot moves a waiting ticket nobody holds to a queue (or out of any, `null`), with the bot
+ * flag as given (the shared rule's `route`).
  */
 export async function setTicketQueue(
   app: AppContext,
@@ -112,22 +118,39 @@ export async function setTicketQueue(
   queueId: number | null,
   chatbot: boolean,
 ): Promise<void> {
-  await withChanges(app, companyId, async (tx, changes) => {
-    const before = await loadTicket(tx, companyId, ticketId);
-    await tx.query(
-      `UPDATE tickets SET "queueId" = $3, chatbot = $4, "updatedAt" = now()
-        WHERE id = $1 AND "companyId" = $2`,
-      [ticketId, companyId, queueId, chatbot],
-    );
-    const after = await loadTicket(tx, companyId, ticketId);
-    if (after.queueId !== before.queueId) changes.push(ticketGone(ticketId, before.queueId));
-    changes.push(ticketChange(after));
-  });
+  await systemTicketWrite(
+    app,
+    companyId,
+    ticketId,
+    () => ({ command: { action: 'route', queueId }, flags: { chatbot } }),
+    queueMove,
+  );
 }
 
 /**
- * Closes a ticket on the platform's behalf (rating answered, idle expiry, auto-close). Only a
- * ticket in one of `from` statuses is closed; answers whether it was.
+ * A system transfer (the waiting-ticket timer): the ticket goes to `queueId`, waiting, without
+ * an agent and without the bot (the shared rule's `transfer` to a queue).
+ */
+export async function transferTicketBySystem(
+  app: AppContext,
+  companyId: number,
+  ticketId: number,
+  queueId: number,
+): Promise<boolean> {
+  const done = await systemTicketWrite(
+    app,
+    companyId,
+    ticketId,
+    () => ({ command: { action: 'transfer', queueId }, flags: { chatbot: false } }),
+    queueMove,
+  );
+  return done !== undefined;
+}
+
+/**
+ * Closes a ticket on the platform's behalf (rating answered, idle expiry, auto-close): the
+ * shared rule's `finish` with no actor (the ticket keeps its user), the bot off. Only a ticket in
+ * one of `from` statuses is closed; answers whether it was.
  */
 export async function closeTicketBySystem(
   app: AppContext,
@@ -135,16 +158,15 @@ export async function closeTicketBySystem(
   ticketId: number,
   from: readonly ('open' | 'pending')[] = ['open', 'pending'],
 ): Promise<boolean> {
-  return withChanges(app, companyId, async (tx, changes) => {
-    const [rows] = (await tx.query(
-      `UPDATE tickets SET status = 'closed', "closedAt" = now(), chatbot = false, "unreadMessages" = 0,
-              "useIntegration" = false, "promptId" = NULL, "integrationId" = NULL,
-              "updatedAt" = now()
-        WHERE id = $1 AND "companyId" = $2 AND status = ANY($3::text[]) RETURNING id`,
-      [ticketId, companyId, from],
-    )) as [{ id: number }[], number];
-    if (!rows.length) return false;
-    changes.push(ticketChange(await loadTicket(tx, companyId, ticketId)));
-    return true;
-  });
+  const done = await systemTicketWrite(
+    app,
+    companyId,
+    ticketId,
+    (ticket) =>
+      (from as readonly string[]).includes(ticket.status)
+        ? { command: { action: 'finish' }, flags: { chatbot: false } }
+        : undefined,
+    (_before, after) => [ticketChange(after)],
+  );
+  return done !== undefined;
 }

@@ -23,6 +23,6 @@ export async function onTicketTransferred(
     [ticket.queueId, companyId],
   )) as { name: string }[];
   if (!queue) return false;
-  await sendBotMessage(app, companyId, ticket.id, transferNotice(queue.name));
+  await sendBotMessage(app, companyId, ticket.id, transferNotice(queue.name), { origin: 'notice' });
   return true;
 }

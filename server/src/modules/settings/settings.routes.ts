@@ -4,68 +4,54 @@ import {
   isSecretSetting,
   isSettingKey,
   SETTING_VALUES,
-  settingBody,
-  settingParams,
+  settingEndpoints as api,
 } from '@atende/shared';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
-import { route } from '../../http/route.js';
+import { serve } from '../../http/route.js';
 import { maskSecret, seesSecrets, visibleSettings } from './secrets.js';
 import { PLATFORM_COMPANY_ID } from './settings.service.js';
 
 export function settingsRoutes(app: AppContext): Router {
   const router = Router();
 
-  router.get(
-    '/settings',
-    route(app, {}, async ({ user }) =>
-      visibleSettings(user, await app.settings.list(user.companyId)),
-    ),
+  serve(router, app, api.listSettings, async ({ user }) =>
+    visibleSettings(user, await app.settings.list(user.companyId)),
   );
 
-  router.get(
-    '/settings/:key',
-    route(app, { params: settingParams }, async ({ user, params }) => {
-      const company = isGlobalSetting(params.key) ? PLATFORM_COMPANY_ID : user.companyId;
-      const value = await app.settings.get(company, params.key);
-      if (value === undefined) throw new AppError('ERR_NO_SETTING_FOUND');
-      if (!isSecretSetting(params.key)) return { key: params.key, value };
-      if (!seesSecrets(user)) throw new AppError('ERR_NO_PERMISSION');
-      return { key: params.key, value: maskSecret(value) };
-    }),
-  );
+  serve(router, app, api.showSetting, async ({ user, params }) => {
+    const company = isGlobalSetting(params.key) ? PLATFORM_COMPANY_ID : user.companyId;
+    const value = await app.settings.get(company, params.key);
+    if (value === undefined) throw new AppError('ERR_NO_SETTING_FOUND');
+    if (!isSecretSetting(params.key)) return { key: params.key, value };
+    if (!seesSecrets(user)) throw new AppError('ERR_NO_PERMISSION');
+    return { key: params.key, value: maskSecret(value) };
+  });
 
-  router.put(
-    '/settings/:key',
-    route(
-      app,
-      { access: 'admin', params: settingParams, body: settingBody },
-      async ({ user, params, body }) => {
-        if (!isSettingKey(params.key)) throw new AppError('ERR_NO_SETTING_FOUND');
-        const global = isGlobalSetting(params.key);
-        if (global && !user.super) throw new AppError('ERR_NO_PERMISSION');
-        const parsed = SETTING_VALUES[params.key].safeParse(body.value);
-        if (!parsed.success) {
-          throw new AppError('ERR_VALIDATION', {
-            details: [{ path: 'body.value', message: 'invalid value' }],
-          });
-        }
-        const companyId = global ? PLATFORM_COMPANY_ID : user.companyId;
-        if (!isSecretSetting(params.key)) {
-          const setting = await app.settings.set(companyId, params.key, parsed.data);
-          app.realtime.toCompany(companyId, 'settings', { action: 'update', setting });
-          return setting;
-        }
-        // Write-only: the masked value a client shows, sent back unchanged, keeps the secret.
-        const current = (await app.settings.get(companyId, params.key)) ?? '';
-        const value = current !== '' && parsed.data === maskSecret(current) ? current : parsed.data;
-        const saved = await app.settings.set(companyId, params.key, value);
-        const setting = { ...saved, value: maskSecret(saved.value) };
-        app.realtime.toCompanyAdmins(companyId, 'settings', { action: 'update', setting });
-        return setting;
-      },
-    ),
-  );
+  serve(router, app, api.updateSetting, async ({ user, params, body }) => {
+    if (!isSettingKey(params.key)) throw new AppError('ERR_NO_SETTING_FOUND');
+    const global = isGlobalSetting(params.key);
+    if (global && !user.super) throw new AppError('ERR_NO_PERMISSION');
+    const parsed = SETTING_VALUES[params.key].safeParse(body.value);
+    if (!parsed.success) {
+      throw new AppError('ERR_VALIDATION', {
+        details: [{ path: 'body.value', message: 'invalid value' }],
+      });
+    }
+    const companyId = global ? PLATFORM_COMPANY_ID : user.companyId;
+    if (!isSecretSetting(params.key)) {
+      const setting = await app.settings.set(companyId, params.key, parsed.data);
+      app.realtime.toCompany(companyId, 'settings', { action: 'update', setting });
+      return setting;
+    }
+    // Write-only: the masked value a client shows, sent back unchanged, keeps the secret.
+    const current = (await app.settings.get(companyId, params.key)) ?? '';
+    const value = current !== '' && parsed.data === maskSecret(current) ? current : parsed.data;
+    const saved = await app.settings.set(companyId, params.key, value);
+    const setting = { ...saved, value: maskSecret(saved.value) };
+    app.realtime.toCompanyAdmins(companyId, 'settings', { action: 'update', setting });
+    return setting;
+  });
 
   return router;
 }

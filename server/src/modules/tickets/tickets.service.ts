@@ -1,10 +1,4 @@
-import {
-  TicketTransitionError,
-  ticketUpdateFor,
-  type TicketCommand,
-  type TicketUpdate,
-  type TicketUpdateBody,
-} from '@atende/shared';
+import { TicketTransitionError, type TicketCommand, type TicketUpdateBody } from '@atende/shared';
 import type { EntityManager } from 'typeorm';
 import type { AppContext } from '../../context.js';
 import { lockContactForWrite, lockTicketForWrite } from '../../db/transaction.js';
@@ -16,6 +10,12 @@ import { sendMessage } from '../messages/messages.service.js';
 import { startRating } from '../rating/rating.js';
 import { onTicketTransferred } from '../routing/notices.js';
 import { armTicketTimers } from '../timers/timers.js';
+import {
+  planTicketWrite,
+  writeTicket,
+  type TicketFlags,
+  type TicketPlan,
+} from './ticket-writes.js';
 import { loadTicket, ticketChange, ticketGone, type TicketView } from './tickets.queries.js';
 import { assertCanOpen, isAdmin, type Viewer } from './visibility.js';
 
@@ -146,6 +146,8 @@ export function commandFor(
       queueId,
       userId: body.userId ?? null,
       whatsappId: body.whatsappId ?? null,
+      // A ticket handed to a person is theirs to answer (the transfer dialog's behaviour).
+      ...(body.status === 'open' && { open: true }),
     };
   }
   if (body.status === 'open') return { action: ticket.status === 'closed' ? 'reopen' : 'accept' };
@@ -180,29 +182,24 @@ export async function updateTicket(
     const ticket = await loadTicket(tx, c, id);
     assertCanOpen(viewer, ticket);
     const command = commandFor(ticket, body, viewer.id);
-    let update: TicketUpdate = {};
-    if (command) {
-      try {
-        update = ticketUpdateFor(ticket, command, viewer.id);
-      } catch (err) {
-        if (err instanceof TicketTransitionError)
-          throw new AppError('ERR_INVALID_TICKET_TRANSITION');
-        throw err;
-      }
-      if (command.action === 'transfer') {
-        await assertOwned(tx, 'queues', command.queueId, c, 'ERR_NO_QUEUE_FOUND');
-        if (command.userId != null) {
-          await assertOwned(tx, 'users', command.userId, c, 'ERR_NO_USER_FOUND');
-          // A ticket handed to a person is theirs to answer (the transfer dialog's behaviour).
-          if (body.status === 'open' || ticket.status === 'open') update.status = 'open';
-        }
-        if (command.whatsappId != null)
-          await assertOwned(tx, 'whatsapps', command.whatsappId, c, 'ERR_NO_WAPP_FOUND');
-      }
-    }
+    const flags: TicketFlags = {};
     for (const field of FLAG_FIELDS)
-      if (body[field] !== undefined) Object.assign(update, { [field]: body[field] });
-    const next = { ...ticket, ...update };
+      if (body[field] !== undefined) Object.assign(flags, { [field]: body[field] });
+    let plan: TicketPlan;
+    try {
+      plan = planTicketWrite(ticket, { command, actorId: viewer.id, flags });
+    } catch (err) {
+      if (err instanceof TicketTransitionError) throw new AppError('ERR_INVALID_TICKET_TRANSITION');
+      throw err;
+    }
+    if (command?.action === 'transfer') {
+      await assertOwned(tx, 'queues', command.queueId, c, 'ERR_NO_QUEUE_FOUND');
+      if (command.userId != null)
+        await assertOwned(tx, 'users', command.userId, c, 'ERR_NO_USER_FOUND');
+      if (command.whatsappId != null)
+        await assertOwned(tx, 'whatsapps', command.whatsappId, c, 'ERR_NO_WAPP_FOUND');
+    }
+    const { next } = plan;
     if (
       next.status !== 'closed' &&
       next.whatsappId != null &&
@@ -211,27 +208,7 @@ export async function updateTicket(
       const clash = await otherOpenTicket(tx, c, ticket.contactId, next.whatsappId, ticket.id);
       if (clash) throw clash;
     }
-    await tx.query(
-      `UPDATE tickets SET status = $2::varchar, "userId" = $3, "queueId" = $4, "whatsappId" = $5,
-              "useIntegration" = $6, "promptId" = $7, "integrationId" = $8, chatbot = $9,
-              "acceptedAt" = CASE WHEN $2::varchar = 'open' THEN COALESCE("acceptedAt", now()) ELSE "acceptedAt" END,
-              "closedAt" = CASE WHEN $2::varchar = 'closed' THEN now() ELSE NULL END,
-              "unreadMessages" = CASE WHEN $2::varchar = 'closed' THEN 0 ELSE "unreadMessages" END,
-              "updatedAt" = now()
-        WHERE id = $1`,
-      [
-        id,
-        next.status,
-        next.userId,
-        next.queueId,
-        next.whatsappId,
-        next.useIntegration,
-        next.promptId,
-        next.integrationId,
-        next.chatbot,
-      ],
-    );
-    const after = await loadTicket(tx, c, id);
+    const after = await writeTicket(tx, c, plan);
     changes.push(...ticketMoved(ticket, after));
     if (command?.action === 'accept') greet = after;
     if (command?.action === 'transfer' && after.queueId !== ticket.queueId) transferred = after;
@@ -254,8 +231,8 @@ async function greetOnAccept(app: AppContext, viewer: Viewer, ticket: TicketView
   if (ticket.isGroup) return;
   if ((await app.settings.get(viewer.companyId, 'sendGreetingAccepted')) !== 'enabled') return;
   const body = `Olá *${ticket.contact.name}*, meu nome é *${viewer.name}* e agora vou prosseguir com seu atendimento!`;
-  await sendMessage(app, viewer, { ticketId: ticket.id, body }).catch((err: unknown) =>
-    logger.error({ err, ticketId: ticket.id }, 'greeting on accept not sent'),
+  await sendMessage(app, viewer, { ticketId: ticket.id, body, origin: 'greeting' }).catch(
+    (err: unknown) => logger.error({ err, ticketId: ticket.id }, 'greeting on accept not sent'),
   );
 }
 

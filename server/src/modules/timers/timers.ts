@@ -15,7 +15,11 @@ import {
 import { outboundResultHandlers } from '../../whatsapp/hooks.js';
 import { postCommitSteps } from '../messages/inbound.js';
 import { loadBotState, saveBotState } from '../routing/bot-state.js';
-import { closeTicketBySystem, sendBotMessage, setTicketQueue } from '../routing/bot-send.js';
+import {
+  closeTicketBySystem,
+  sendBotMessage,
+  transferTicketBySystem,
+} from '../routing/bot-send.js';
 import { now } from '../routing/clock.js';
 
 const MINUTE = 60_000;
@@ -92,7 +96,7 @@ async function act(app: AppContext, kind: TimerKind, timerKey: string, t: Ticket
   if (kind === 'transfer') {
     if (t.status !== 'pending' || t.userId != null || !t.transferQueueId) return;
     if (t.queueId !== t.transferQueueId) {
-      await setTicketQueue(app, t.companyId, t.id, t.transferQueueId, false);
+      await transferTicketBySystem(app, t.companyId, t.id, t.transferQueueId);
     }
     const state = await loadBotState(app.ds, t.id);
     if (state && state.stage !== 'rating') await saveBotState(app.ds, { ...state, stage: 'done' });
@@ -100,7 +104,10 @@ async function act(app: AppContext, kind: TimerKind, timerKey: string, t: Ticket
   }
   if (t.status !== 'open') return;
   if (kind === 'expire' && t.expiresInactiveMessage.trim()) {
-    await sendBotMessage(app, t.companyId, t.id, t.expiresInactiveMessage, { key: timerKey });
+    await sendBotMessage(app, t.companyId, t.id, t.expiresInactiveMessage, {
+      key: timerKey,
+      origin: 'timer',
+    });
   }
   await closeTicketBySystem(app, t.companyId, t.id, ['open']);
 }

@@ -1,6 +1,5 @@
 import { Router, type Response } from 'express';
-import { lineSchema } from '@atende/shared';
-import { z } from 'zod';
+import { mediaEndpoints as api, mediaLinkQuery } from '@atende/shared';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import { route } from '../../http/route.js';
@@ -9,13 +8,6 @@ import { verifyMediaLink } from './media-links.js';
 
 /** Types a browser may show inline; anything else is sent as a download (no HTML, no SVG). */
 const INLINE = /^(image\/(jpeg|png|gif|webp)|audio\/.+|video\/.+|application\/pdf)$/;
-
-const fileParams = z.object({ file: lineSchema(80) });
-const linkQuery = z.object({
-  c: z.coerce.number().int().positive(),
-  exp: z.coerce.number().int().positive(),
-  sig: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
-});
 
 async function sendMedia(
   app: AppContext,
@@ -47,12 +39,13 @@ async function sendMedia(
  */
 export function mediaRoutes(app: AppContext): Router {
   const router = Router();
-  const byBearer = route(app, { params: fileParams }, async ({ scope, params, res }) =>
+  const byBearer = route(app, api.mediaFile, async ({ scope, params, res }) =>
     sendMedia(app, scope.companyId, params.file, res, 'private, max-age=3600'),
   );
+  // The same endpoint, judged by its link: no token, and the signature required.
   const byLink = route(
     app,
-    { access: 'public', params: fileParams, query: linkQuery },
+    { ...api.mediaFile, access: 'public', query: mediaLinkQuery },
     async ({ params, query, res }) => {
       const companyId = verifyMediaLink(app, params.file, query);
       const left = Math.max(0, query.exp - Math.floor(Date.now() / 1000));
@@ -62,12 +55,13 @@ export function mediaRoutes(app: AppContext): Router {
       return sendMedia(app, companyId, params.file, res, `private, max-age=${left}`);
     },
   );
-  // A request carrying a link signature is judged by it alone (a bearer is not needed).
+  // A request carrying a link signature is judged by it alone (a bearer is not needed). The
+  // route is the table's endpoint (its spec), whichever of the two answers.
   const media = Object.assign(
     ((req, res, next) =>
       (req.query.sig !== undefined ? byLink : byBearer)(req, res, next)) as typeof byBearer,
-    { spec: byBearer.spec },
+    { spec: api.mediaFile },
   );
-  router.get('/media/:file', media);
+  router[api.mediaFile.method](api.mediaFile.path, media);
   return router;
 }

@@ -1,14 +1,7 @@
 import { Router } from 'express';
-import {
-  idParams,
-  sessionBody,
-  whatsappCreate,
-  whatsappListQuery,
-  whatsappUpdate,
-  WHATSAPP_PROVIDERS,
-} from '@atende/shared';
+import { whatsappEndpoints as api, WHATSAPP_PROVIDERS } from '@atende/shared';
 import type { AppContext } from '../../context.js';
-import { route } from '../../http/route.js';
+import { serve } from '../../http/route.js';
 import type { TenantScope } from '../../http/tenant.js';
 import type { AuthUser } from '../auth/tokens.js';
 import { discardConnectionJobs } from '../../whatsapp/connection-queue.js';
@@ -68,131 +61,93 @@ export function whatsappsRoutes(app: AppContext): Router {
   const emit = (companyId: number, whatsapp: ReturnType<typeof publicWhatsapp>) =>
     app.realtime.toCompany(companyId, 'whatsapp', { action: 'update', whatsapp });
 
-  router.get(
-    '/whatsapp',
-    route(app, { query: whatsappListQuery }, async ({ scope, user }) => {
-      const rows = await repo(scope).find({}, { order: { name: 'ASC' } });
-      const queues = await queuesOfWhatsapps(
-        app.ds,
-        rows.map((w) => w.id),
-      );
-      return rows.map((w) => publicWhatsapp(w, queues.get(w.id) ?? [], isAdmin(user)));
-    }),
-  );
+  serve(router, app, api.listWhatsapps, async ({ scope, user }) => {
+    const rows = await repo(scope).find({}, { order: { name: 'ASC' } });
+    const queues = await queuesOfWhatsapps(
+      app.ds,
+      rows.map((w) => w.id),
+    );
+    return rows.map((w) => publicWhatsapp(w, queues.get(w.id) ?? [], isAdmin(user)));
+  });
 
   // Which providers a new connection may use here: the simulator only when it is switched on.
-  router.get(
-    '/whatsapp/providers',
-    route(app, {}, async () => ({
-      providers: WHATSAPP_PROVIDERS.filter((p) => p !== 'simulator' || app.config.SIMULATOR),
-    })),
-  );
+  serve(router, app, api.providers, async () => ({
+    providers: WHATSAPP_PROVIDERS.filter((p) => p !== 'simulator' || app.config.SIMULATOR),
+  }));
 
-  router.get(
-    '/whatsapp/:id',
-    route(app, { params: idParams, query: whatsappListQuery }, ({ scope, user, params }) =>
-      answer(scope, user, params.id),
-    ),
-  );
+  serve(router, app, api.showWhatsapp, ({ scope, user, params }) => answer(scope, user, params.id));
 
-  router.post(
-    '/whatsapp',
-    route(
-      app,
-      { access: 'connections-page:addConnection', body: whatsappCreate, status: 201 },
-      async ({ scope, user, body }) => {
-        const previousDefault = await repo(scope).findOne({ isDefault: true });
-        const created = await createWhatsapp(app, scope, body);
-        const whatsapp = await answer(scope, user, created.id);
-        emit(scope.companyId, whatsapp);
-        if (created.isDefault && previousDefault) {
-          emit(scope.companyId, await answer(scope, user, previousDefault.id));
-        }
-        // A new connection starts at once, as in Whaticket: its QR code is the next thing shown.
-        await requestSession(app, 'start', created.id);
-        return whatsapp;
-      },
-    ),
-  );
+  serve(router, app, api.createWhatsapp, async ({ scope, user, body }) => {
+    const previousDefault = await repo(scope).findOne({ isDefault: true });
+    const created = await createWhatsapp(app, scope, body);
+    const whatsapp = await answer(scope, user, created.id);
+    emit(scope.companyId, whatsapp);
+    if (created.isDefault && previousDefault) {
+      emit(scope.companyId, await answer(scope, user, previousDefault.id));
+    }
+    // A new connection starts at once, as in Whaticket: its QR code is the next thing shown.
+    await requestSession(app, 'start', created.id);
+    return whatsapp;
+  });
 
-  router.put(
-    '/whatsapp/:id',
-    route(
-      app,
-      { access: 'connections-page:editOrDeleteConnection', params: idParams, body: whatsappUpdate },
-      async ({ scope, user, params, body }) => {
-        const before = await repo(scope).get(params.id);
-        const previousDefault = await repo(scope).findOne({ isDefault: true });
-        const updated = await updateWhatsapp(app, scope, params.id, body);
-        const whatsapp = await answer(scope, user, updated.id);
-        emit(scope.companyId, whatsapp);
-        // The previous default lost its flag: lists show it.
-        if (body.isDefault && previousDefault && previousDefault.id !== updated.id) {
-          emit(scope.companyId, await answer(scope, user, previousDefault.id));
-        }
-        if (body.provider && body.provider !== before.provider) {
-          await requestSession(app, 'restart', updated.id);
-        }
-        return whatsapp;
-      },
-    ),
-  );
+  serve(router, app, api.updateWhatsapp, async ({ scope, user, params, body }) => {
+    const before = await repo(scope).get(params.id);
+    const previousDefault = await repo(scope).findOne({ isDefault: true });
+    const updated = await updateWhatsapp(app, scope, params.id, body);
+    const whatsapp = await answer(scope, user, updated.id);
+    emit(scope.companyId, whatsapp);
+    // The previous default lost its flag: lists show it.
+    if (body.isDefault && previousDefault && previousDefault.id !== updated.id) {
+      emit(scope.companyId, await answer(scope, user, previousDefault.id));
+    }
+    if (body.provider && body.provider !== before.provider) {
+      await requestSession(app, 'restart', updated.id);
+    }
+    return whatsapp;
+  });
 
-  router.delete(
-    '/whatsapp/:id',
-    route(
-      app,
-      { access: 'connections-page:editOrDeleteConnection', params: idParams },
-      async ({ scope, user, params }) => {
-        const { deleted, promoted } = await deleteWhatsapp(app, scope, params.id);
-        app.realtime.toCompany(scope.companyId, 'whatsapp', {
-          action: 'delete',
-          whatsappId: deleted.id,
-        });
-        if (promoted) emit(scope.companyId, await answer(scope, user, promoted));
-        await requestSession(app, 'stop', deleted.id);
-        await discardConnectionJobs(app, deleted.id);
-        if (deleted.provider === 'simulator')
-          await simulatorOf(app).network.forget(String(deleted.id));
-        return { message: 'Whatsapp deleted.' };
-      },
-    ),
-  );
+  serve(router, app, api.deleteWhatsapp, async ({ scope, user, params }) => {
+    const { deleted, promoted } = await deleteWhatsapp(app, scope, params.id);
+    app.realtime.toCompany(scope.companyId, 'whatsapp', {
+      action: 'delete',
+      whatsappId: deleted.id,
+    });
+    if (promoted) emit(scope.companyId, await answer(scope, user, promoted));
+    await requestSession(app, 'stop', deleted.id);
+    await discardConnectionJobs(app, deleted.id);
+    if (deleted.provider === 'simulator') await simulatorOf(app).network.forget(String(deleted.id));
+    return { message: 'Whatsapp deleted.' };
+  });
 
-  const sessionRoute = (action: SessionAction, status: ConnectionStatus, message: string) =>
-    route(
-      app,
-      { access: 'connections-page:actionButtons', params: idParams, body: sessionBody },
-      async ({ scope, params, body }) => {
-        const w = await repo(scope).get(params.id);
-        if (action === 'start' && STARTING.has(w.status)) await resendSessionStatus(app, w);
-        else await setSessionStatus(app, w, status);
-        // With a phone number the session links by pairing code instead of a QR code. A start
-        // while starting still goes out: a worker already running it ignores it, and one that
-        // died leaves the connection to be taken here.
-        const pairingPhone = action === 'stop' ? undefined : body.pairingPhone;
-        await requestSession(app, action, w.id, pairingPhone ? { pairingPhone } : {});
-        return { message };
-      },
-    );
+  const sessionRoute = (
+    endpoint: typeof api.startSession | typeof api.newQr | typeof api.stopSession,
+    action: SessionAction,
+    status: ConnectionStatus,
+    message: string,
+  ) =>
+    serve(router, app, endpoint, async ({ scope, params, body }) => {
+      const w = await repo(scope).get(params.id);
+      if (action === 'start' && STARTING.has(w.status)) await resendSessionStatus(app, w);
+      else await setSessionStatus(app, w, status);
+      // With a phone number the session links by pairing code instead of a QR code. A start
+      // while starting still goes out: a worker already running it ignores it, and one that
+      // died leaves the connection to be taken here.
+      const pairingPhone = action === 'stop' ? undefined : body.pairingPhone;
+      await requestSession(app, action, w.id, pairingPhone ? { pairingPhone } : {});
+      return { message };
+    });
 
-  router.post('/whatsappsession/:id', sessionRoute('start', 'OPENING', 'Starting session.'));
-  router.put('/whatsappsession/:id', sessionRoute('newqr', 'OPENING', 'Starting session.'));
-  router.delete(
-    '/whatsappsession/:id',
-    sessionRoute('stop', 'DISCONNECTED', 'Session disconnected.'),
-  );
+  sessionRoute(api.startSession, 'start', 'OPENING', 'Starting session.');
+  sessionRoute(api.newQr, 'newqr', 'OPENING', 'Starting session.');
+  sessionRoute(api.stopSession, 'stop', 'DISCONNECTED', 'Session disconnected.');
 
-  router.post(
-    '/whatsapp-restart',
-    route(app, { access: 'connections-page:actionButtons' }, async ({ scope }) => {
-      for (const w of await repo(scope).find()) {
-        await setSessionStatus(app, w, 'OPENING');
-        await requestSession(app, 'restart', w.id);
-      }
-      return { message: 'Whatsapp restart.' };
-    }),
-  );
+  serve(router, app, api.restartAll, async ({ scope }) => {
+    for (const w of await repo(scope).find()) {
+      await setSessionStatus(app, w, 'OPENING');
+      await requestSession(app, 'restart', w.id);
+    }
+    return { message: 'Whatsapp restart.' };
+  });
 
   return router;
 }
