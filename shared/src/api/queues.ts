@@ -192,11 +192,13 @@ export type QueueOptionAnswer = z.infer<typeof queueOptionAnswer>;
 
 export type QueueOptionNode = QueueOptionAnswer & { children: QueueOptionNode[] };
 /** An option with its sub-options, each level by option number. */
-export const queueOptionNode: z.ZodType<QueueOptionNode> = queueOptionAnswer.extend({
-  get children() {
-    return z.array(queueOptionNode);
-  },
-});
+export const queueOptionNode: z.ZodType<QueueOptionNode> = queueOptionAnswer
+  .extend({
+    get children() {
+      return z.array(queueOptionNode);
+    },
+  })
+  .meta({ id: 'QueueOptionNode' });
 
 /** A queue's chatbot options (admin §7); parentId -1 is the top level. */
 export const queueOptionEndpoints = {
