@@ -2,29 +2,33 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Message, Ticket } from '../src/renderer/api/types';
 import type { HttpRequest } from '../src/renderer/platform';
-import { allPlanFlags, makeUser } from './fixtures';
+import { allPlanFlags, makeMessage, makeTicket, makeUser } from './fixtures';
 import { installFakePlatform, renderApp } from './render';
 import { setViewportWidth } from './setup-dom';
 
 const MIN = 60_000;
 
-const ticket = (id: number, over: Partial<Ticket> = {}): Ticket => ({
-  id,
-  uuid: `uuid-${id}`,
-  status: 'open',
-  contactId: id,
-  contact: { id, name: `Cliente Número ${id}`, number: '5511987654321' },
-  userId: 9,
-  user: { id: 9, name: 'Ana' },
-  queueId: 3,
-  queue: { id: 3, name: 'Vendas', color: '#00aa00' },
-  whatsappId: 1,
-  whatsapp: { id: 1, name: 'Loja' },
-  lastMessage: `Mensagem longa do cliente número ${id}`,
-  unreadMessages: 0,
-  updatedAt: new Date(Date.now() - 5 * MIN).toISOString(),
-  ...over,
-});
+const ticket = (id: number, over: Partial<Ticket> = {}): Ticket =>
+  makeTicket(id, {
+    status: 'open',
+    contact: {
+      id,
+      name: `Cliente Número ${id}`,
+      number: '5511987654321',
+      profilePicUrl: '',
+      email: '',
+    },
+    userId: 9,
+    user: { id: 9, name: 'Ana' },
+    queueId: 3,
+    queue: { id: 3, name: 'Vendas', color: '#00aa00' },
+    whatsappId: 1,
+    whatsapp: { id: 1, name: 'Loja' },
+    lastMessage: `Mensagem longa do cliente número ${id}`,
+    unreadMessages: 0,
+    updatedAt: new Date(Date.now() - 5 * MIN).toISOString(),
+    ...over,
+  });
 
 function serve(
   tickets: Record<string, Ticket[]>,
@@ -134,22 +138,8 @@ describe('tickets page (core §2, §4)', () => {
   it('shows the thread with a day separator and sends a reply, ignoring blank input', async () => {
     setViewportWidth(1280);
     const messages: Message[] = [
-      {
-        id: 'a',
-        ticketId: 1,
-        body: 'Olá, preciso de ajuda',
-        fromMe: false,
-        ack: 0,
-        createdAt: '2025-01-01T10:00:00Z',
-      },
-      {
-        id: 'b',
-        ticketId: 1,
-        body: 'Claro!',
-        fromMe: true,
-        ack: 4,
-        createdAt: '2025-01-01T10:01:00Z',
-      },
+      makeMessage(1, { body: 'Olá, preciso de ajuda', createdAt: '2025-01-01T10:00:00Z' }),
+      makeMessage(2, { body: 'Claro!', fromMe: true, ack: 4, createdAt: '2025-01-01T10:01:00Z' }),
     ];
     const { requests } = serve({ open: [ticket(1)] }, (req) => {
       if (req.path === '/tickets/u/uuid-1') return { status: 200, data: ticket(1) };
@@ -175,14 +165,7 @@ describe('tickets page (core §2, §4)', () => {
 
   it('reads the open thread once per burst of customer messages, never for a closed ticket (issue 13)', async () => {
     setViewportWidth(1280);
-    const first: Message = {
-      id: 'a',
-      ticketId: 1,
-      body: 'Oi',
-      fromMe: false,
-      ack: 0,
-      createdAt: '2025-01-01T10:00:00Z',
-    };
+    const first = makeMessage(1, { body: 'Oi', createdAt: '2025-01-01T10:00:00Z' });
     const { requests, serverEmits } = serve(
       { open: [ticket(1)], closed: [ticket(5, { status: 'closed', unreadMessages: 3 })] },
       (req) => {
@@ -197,26 +180,26 @@ describe('tickets page (core §2, §4)', () => {
     await renderApp('/tickets/uuid-1');
     expect(await screen.findByText('Oi', {}, { timeout: 5000 })).toBeTruthy();
     const puts = () => requests.filter((r) => r.method === 'PUT' && r.path === '/messages/1');
-    const event = (id: string, fromMe: boolean, over: Partial<Ticket> = {}) => ({
+    const event = (id: number, fromMe: boolean, over: Partial<Ticket> = {}) => ({
       action: 'create',
-      message: { ...first, id, body: id, fromMe },
+      message: { ...first, id, body: `m${id}`, fromMe },
       ticket: ticket(1, { unreadMessages: fromMe ? 0 : 1, ...over }),
     });
     vi.useFakeTimers();
     try {
       act(() => {
-        serverEmits('company-4-appMessage', event('m1', false));
-        serverEmits('company-4-appMessage', event('m2', false));
-        serverEmits('company-4-appMessage', event('m3', false));
+        serverEmits('company-4-appMessage', event(11, false));
+        serverEmits('company-4-appMessage', event(12, false));
+        serverEmits('company-4-appMessage', event(13, false));
       });
       act(() => void vi.advanceTimersByTime(600));
       expect(puts()).toHaveLength(1);
       // Our own message, or one on a closed ticket (nothing unread there): no call.
       act(() => {
-        serverEmits('company-4-appMessage', event('m4', true));
+        serverEmits('company-4-appMessage', event(14, true));
         serverEmits(
           'company-4-appMessage',
-          event('m5', false, { status: 'closed', unreadMessages: 1 }),
+          event(15, false, { status: 'closed', unreadMessages: 1 }),
         );
       });
       act(() => void vi.advanceTimersByTime(600));

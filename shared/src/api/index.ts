@@ -12,6 +12,8 @@ export * from './queues.js';
 export * from './quick-messages.js';
 export * from './whatsapps.js';
 export * from './tags.js';
+export * from './messages.js';
+export * from './notes.js';
 export * from './simulator.js';
 export * from './sync.js';
 export * from './dashboard.js';

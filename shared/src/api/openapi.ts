@@ -31,13 +31,25 @@ const openAnswers = (ctx: { zodSchema: unknown; jsonSchema: Json }) => {
     delete ctx.jsonSchema.additionalProperties;
 };
 
-const toSchema = (schema: z.ZodType, io: 'input' | 'output'): Json => {
-  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, {
+/** The `$defs` a recursive schema (the queue option tree) refers to, kept as components. */
+type Defs = Record<string, Json>;
+const toComponents = (json: Json): Json =>
+  JSON.parse(JSON.stringify(json).replaceAll('"#/$defs/', '"#/components/schemas/')) as Json;
+
+const toSchema = (schema: z.ZodType, io: 'input' | 'output', defs?: Defs): Json => {
+  const {
+    $schema: _dialect,
+    $defs,
+    ...json
+  } = z.toJSONSchema(schema, {
     io,
     unrepresentable: 'any',
     ...(io === 'output' && { override: openAnswers }),
   }) as Json;
-  return json;
+  if (!$defs) return json;
+  if (!defs) throw new Error('a recursive schema is only supported in an answer or a body');
+  for (const [name, def] of Object.entries($defs as Defs)) defs[name] = toComponents(def);
+  return toComponents(json);
 };
 
 /** What an answer that is not JSON carries. */
@@ -65,13 +77,13 @@ function parameters(schema: z.ZodType | undefined, where: 'path' | 'query'): Jso
   });
 }
 
-function operation(group: string, name: string, e: Endpoint): Json {
+function operation(group: string, name: string, e: Endpoint, defs: Defs): Json {
   const access = e.access ?? 'user';
   const status = e.status ?? (e.response === undefined ? 204 : 200);
   const success: Json = { description: e.summary };
   if (typeof e.response === 'string') success.content = RAW_CONTENT[e.response];
   else if (e.response)
-    success.content = { 'application/json': { schema: toSchema(e.response, 'output') } };
+    success.content = { 'application/json': { schema: toSchema(e.response, 'output', defs) } };
   const op: Json = {
     operationId: `${group}.${name}`,
     summary: e.summary,
@@ -83,7 +95,8 @@ function operation(group: string, name: string, e: Endpoint): Json {
   };
   if (e.body) {
     const type = e.multipart ? 'multipart/form-data' : 'application/json';
-    op.requestBody = { required: true, content: { [type]: { schema: toSchema(e.body, 'input') } } };
+    const schema = toSchema(e.body, 'input', defs);
+    op.requestBody = { required: true, content: { [type]: { schema } } };
   }
   op.responses = {
     [String(status)]: success,
@@ -105,12 +118,13 @@ function operation(group: string, name: string, e: Endpoint): Json {
 export function openApiDocument(table: Table, info: OpenApiInfo): Json {
   const paths: Record<string, Json> = {};
   const tags: string[] = [];
+  const defs: Defs = {};
   for (const [group, endpoints] of Object.entries(table)) {
     for (const [name, e] of Object.entries(endpoints)) {
       const path = openApiPath(e.path);
       const item = (paths[path] ??= {});
       if (item[e.method]) throw new Error(`${e.method.toUpperCase()} ${e.path} is declared twice`);
-      item[e.method] = operation(group, name, e);
+      item[e.method] = operation(group, name, e, defs);
       if (!tags.includes(e.tag)) tags.push(e.tag);
     }
   }
@@ -129,6 +143,7 @@ export function openApiDocument(table: Table, info: OpenApiInfo): Json {
         },
       },
       schemas: {
+        ...defs,
         Error: {
           type: 'object',
           properties: {

@@ -1,5 +1,15 @@
 import { z } from 'zod';
-import { isOneLine, lineSchema, nameSchema, ref, textSchema } from './common.js';
+import {
+  idParams,
+  isOneLine,
+  lineSchema,
+  nameSchema,
+  messageAnswer,
+  ref,
+  textSchema,
+  wireDate,
+} from './common.js';
+import { endpoint } from './endpoint.js';
 import { refOrNone } from './liberal.js';
 import { scheduleEntry, type ScheduleEntry } from './companies.js';
 
@@ -64,3 +74,196 @@ export const queueOptionInput = z.object({
 export type QueueOptionInput = z.infer<typeof queueOptionInput>;
 export const queueOptionUpdate = queueOptionInput.omit({ queueId: true }).partial();
 export type QueueOptionUpdate = z.infer<typeof queueOptionUpdate>;
+
+const id = z.number().int();
+
+/** A queue as the routes answer it (admin §3): its attachment's link in `mediaUrl`. */
+export const queueAnswer = z.object({
+  id,
+  companyId: id,
+  name: z.string(),
+  color: z.string(),
+  greetingMessage: z.string(),
+  outOfHoursMessage: z.string(),
+  orderQueue: z.number().int().nullable(),
+  schedules: z.array(
+    z.object({
+      weekday: z.string(),
+      weekdayEn: z.string(),
+      startTime: z.string(),
+      endTime: z.string(),
+    }),
+  ),
+  mediaPath: z.string().nullable(),
+  mediaName: z.string().nullable(),
+  mediaUrl: z.string().nullable(),
+  promptId: id.nullable(),
+  integrationId: id.nullable(),
+  createdAt: wireDate,
+  updatedAt: wireDate,
+});
+export type QueueAnswer = z.infer<typeof queueAnswer>;
+
+/** Queues (admin §7): every change is also a company-{id}-queue event. */
+export const queueEndpoints = {
+  listQueues: endpoint({
+    method: 'get',
+    path: '/queue',
+    summary: 'Every queue of the company, in menu order',
+    tag: 'queues',
+    query: z.object({ companyId: z.unknown().optional() }),
+    response: z.array(queueAnswer),
+  }),
+  showQueue: endpoint({
+    method: 'get',
+    path: '/queue/:id',
+    summary: 'One queue',
+    tag: 'queues',
+    params: idParams,
+    response: queueAnswer,
+  }),
+  createQueue: endpoint({
+    method: 'post',
+    path: '/queue',
+    summary: 'Creates a queue',
+    tag: 'queues',
+    access: 'admin',
+    body: queueInput,
+    status: 201,
+    response: queueAnswer,
+  }),
+  updateQueue: endpoint({
+    method: 'put',
+    path: '/queue/:id',
+    summary: 'Changes a queue',
+    tag: 'queues',
+    access: 'admin',
+    params: idParams,
+    body: queueUpdate,
+    response: queueAnswer,
+  }),
+  deleteQueue: endpoint({
+    method: 'delete',
+    path: '/queue/:id',
+    summary: 'Deletes a queue and its attachment',
+    tag: 'queues',
+    access: 'admin',
+    params: idParams,
+    response: messageAnswer,
+  }),
+  attachQueueMedia: endpoint({
+    method: 'post',
+    path: '/queue/:id/media-upload',
+    summary: "Sets the queue's attachment (file), sent with its greeting",
+    tag: 'queues',
+    access: 'admin',
+    params: idParams,
+    multipart: true,
+    response: z.object({ mensagem: z.string(), queue: queueAnswer }),
+  }),
+  removeQueueMedia: endpoint({
+    method: 'delete',
+    path: '/queue/:id/media-upload',
+    summary: "Removes the queue's attachment",
+    tag: 'queues',
+    access: 'admin',
+    params: idParams,
+    response: z.object({ mensagem: z.string(), queue: queueAnswer }),
+  }),
+} as const;
+
+/** A node of a queue's option tree (admin §3); `parentId` null is the top level. */
+export const queueOptionAnswer = z.object({
+  id,
+  companyId: id,
+  queueId: id,
+  parentId: id.nullable(),
+  title: z.string(),
+  message: z.string(),
+  /** The number the customer types to pick it. */
+  option: z.string(),
+  mediaPath: z.string().nullable(),
+  mediaName: z.string().nullable(),
+  mediaUrl: z.string().nullable(),
+  createdAt: wireDate,
+  updatedAt: wireDate,
+});
+export type QueueOptionAnswer = z.infer<typeof queueOptionAnswer>;
+
+export type QueueOptionNode = QueueOptionAnswer & { children: QueueOptionNode[] };
+/** An option with its sub-options, each level by option number. */
+export const queueOptionNode: z.ZodType<QueueOptionNode> = queueOptionAnswer
+  .extend({
+    get children() {
+      return z.array(queueOptionNode);
+    },
+  })
+  .meta({ id: 'QueueOptionNode' });
+
+/** A queue's chatbot options (admin §7); parentId -1 is the top level. */
+export const queueOptionEndpoints = {
+  listQueueOptions: endpoint({
+    method: 'get',
+    path: '/queue-options',
+    summary: 'The options under a parent (-1: the top level), each with its sub-options',
+    tag: 'queue-options',
+    query: queueOptionListQuery,
+    response: z.array(queueOptionNode),
+  }),
+  showQueueOption: endpoint({
+    method: 'get',
+    path: '/queue-options/:id',
+    summary: 'One option',
+    tag: 'queue-options',
+    params: idParams,
+    response: queueOptionAnswer,
+  }),
+  createQueueOption: endpoint({
+    method: 'post',
+    path: '/queue-options',
+    summary: 'Adds an option to a queue (under parentId)',
+    tag: 'queue-options',
+    access: 'admin',
+    body: queueOptionInput,
+    status: 201,
+    response: queueOptionAnswer,
+  }),
+  updateQueueOption: endpoint({
+    method: 'put',
+    path: '/queue-options/:id',
+    summary: 'Changes an option',
+    tag: 'queue-options',
+    access: 'admin',
+    params: idParams,
+    body: queueOptionUpdate,
+    response: queueOptionAnswer,
+  }),
+  deleteQueueOption: endpoint({
+    method: 'delete',
+    path: '/queue-options/:id',
+    summary: 'Deletes an option, its sub-options and its attachment',
+    tag: 'queue-options',
+    access: 'admin',
+    params: idParams,
+    response: messageAnswer,
+  }),
+  attachQueueOptionMedia: endpoint({
+    method: 'post',
+    path: '/queue-options/:id/media-upload',
+    summary: "Sets the option's attachment (file)",
+    tag: 'queue-options',
+    access: 'admin',
+    params: idParams,
+    multipart: true,
+    response: z.object({ mensagem: z.string(), option: queueOptionAnswer }),
+  }),
+  removeQueueOptionMedia: endpoint({
+    method: 'delete',
+    path: '/queue-options/:id/media-upload',
+    summary: "Removes the option's attachment",
+    tag: 'queue-options',
+    access: 'admin',
+    params: idParams,
+    response: z.object({ mensagem: z.string(), option: queueOptionAnswer }),
+  }),
+} as const;

@@ -3,8 +3,14 @@
  * handlers from it (`serve()`), the renderer calls it (`api.call()`), `npm run openapi` documents
  * it. A feature adds its group here.
  */
+import { contactEndpoints } from './contacts.js';
 import type { Endpoint } from './endpoint.js';
+import { messageEndpoints } from './messages.js';
+import { noteEndpoints } from './notes.js';
+import { queueEndpoints, queueOptionEndpoints } from './queues.js';
+import { quickMessageEndpoints } from './quick-messages.js';
 import { tagEndpoints } from './tags.js';
+import { ticketEndpoints } from './tickets.js';
 import { authEndpoints } from './auth.js';
 import { companyEndpoints } from './companies.js';
 import { planEndpoints } from './plans.js';
@@ -17,6 +23,13 @@ import { dashboardEndpoints } from './dashboard.js';
 import { systemEndpoints } from './system.js';
 
 export const routeTable = {
+  contacts: contactEndpoints,
+  tickets: ticketEndpoints,
+  messages: messageEndpoints,
+  notes: noteEndpoints,
+  queues: queueEndpoints,
+  queueOptions: queueOptionEndpoints,
+  quickMessages: quickMessageEndpoints,
   tags: tagEndpoints,
   system: systemEndpoints,
   auth: authEndpoints,

@@ -1,18 +1,22 @@
 import { z } from 'zod';
 import { TICKET_STATUSES } from '../domain/tickets.js';
 import {
+  idParams,
   idSchema,
   isOneLine,
   isText,
   isoDay,
   lineSchema,
+  messageAnswer,
   pageQuery,
   queryInt,
   ref,
   sequenceSchema,
   textSchema,
   uuidSchema,
+  wireDate,
 } from './common.js';
+import { endpoint } from './endpoint.js';
 import { looseBoolean, refOrNone } from './liberal.js';
 
 /**
@@ -172,3 +176,97 @@ export const dashboardRangeQuery = z.object({
   finalDate: isoDay.optional(),
   companyId: z.unknown().optional(),
 });
+
+const id = z.number().int();
+
+/** A ticket as the lists and the ticket view show it (core §3), with its relations. */
+export const ticketAnswer = z.object({
+  id,
+  uuid: z.string(),
+  status: z.enum(TICKET_STATUSES),
+  contactId: id,
+  whatsappId: id.nullable(),
+  userId: id.nullable(),
+  queueId: id.nullable(),
+  lastMessage: z.string(),
+  unreadMessages: z.number().int(),
+  isGroup: z.boolean(),
+  chatbot: z.boolean(),
+  useIntegration: z.boolean(),
+  promptId: id.nullable(),
+  integrationId: id.nullable(),
+  createdAt: wireDate,
+  updatedAt: wireDate,
+  contact: z.object({
+    id,
+    name: z.string(),
+    number: z.string(),
+    profilePicUrl: z.string(),
+    email: z.string(),
+  }),
+  user: z.object({ id, name: z.string() }).nullable(),
+  queue: z.object({ id, name: z.string(), color: z.string() }).nullable(),
+  whatsapp: z.object({ id, name: z.string() }).nullable(),
+  tags: z.array(z.object({ id, name: z.string(), color: z.string() })),
+});
+export type TicketAnswer = z.infer<typeof ticketAnswer>;
+
+/** Tickets (core §7). */
+export const ticketEndpoints = {
+  listTickets: endpoint({
+    method: 'get',
+    path: '/tickets',
+    summary: 'A page of the tickets the caller may see, newest first (lists as JSON strings)',
+    tag: 'tickets',
+    query: ticketListQuery,
+    response: z.object({
+      tickets: z.array(ticketAnswer),
+      hasMore: z.boolean(),
+      /** The keyset cursor of the next page (null on the last). */
+      nextCursor: z.string().nullable(),
+    }),
+  }),
+  showTicketByUuid: endpoint({
+    method: 'get',
+    path: '/tickets/u/:uuid',
+    summary: 'One ticket by its public uuid',
+    tag: 'tickets',
+    params: uuidParams,
+    response: ticketAnswer,
+  }),
+  showTicket: endpoint({
+    method: 'get',
+    path: '/tickets/:id',
+    summary: 'One ticket',
+    tag: 'tickets',
+    params: idParams,
+    response: ticketAnswer,
+  }),
+  createTicket: endpoint({
+    method: 'post',
+    path: '/tickets',
+    summary: 'Opens a ticket for a contact (ERR_OTHER_OPEN_TICKET when one is open)',
+    tag: 'tickets',
+    body: ticketCreate,
+    status: 201,
+    response: ticketAnswer,
+  }),
+  updateTicket: endpoint({
+    method: 'put',
+    path: '/tickets/:id',
+    summary: 'Accepts, returns, transfers, closes or reopens a ticket (the transition rule)',
+    tag: 'tickets',
+    params: idParams,
+    body: ticketUpdateBody,
+    response: ticketAnswer,
+  }),
+  deleteTicket: endpoint({
+    method: 'delete',
+    path: '/tickets/:id',
+    summary: 'Deletes a ticket and its messages',
+    tag: 'tickets',
+    access: 'ticket-options:deleteTicket',
+    params: idParams,
+    response: messageAnswer,
+  }),
+} as const;

@@ -1,4 +1,4 @@
-import { tagEndpoints } from '@atende/shared';
+import { contactEndpoints, messageEndpoints, tagEndpoints } from '@atende/shared';
 import { describe, expect, it, vi } from 'vitest';
 import type { HttpRequest, Platform } from '../platform';
 import { createApiClient } from './client';
@@ -132,5 +132,17 @@ describe('api.call (the shared route table)', () => {
     const params = {} as { id: number };
     await expect(api.call(tagEndpoints.showTag, { params })).rejects.toThrow('missing path');
     expect(requests).toHaveLength(0);
+  });
+
+  it("sends a multipart endpoint's FormData as it is, and asks a file endpoint for a blob", async () => {
+    const { platform, requests } = platformAnswering({ status: 201, data: [] }, { status: 200 });
+    const api = createApiClient(() => platform, hooks());
+    const form = new FormData();
+    form.append('body', 'hi');
+    await api.call(messageEndpoints.sendMessage, { params: { ticketId: 3 }, body: form });
+    await api.call(contactEndpoints.exportContacts);
+    expect(requests[0]).toMatchObject({ method: 'POST', path: '/messages/3', body: form });
+    expect(requests[1]).toMatchObject({ method: 'GET', path: '/contacts/export' });
+    expect(requests[1]!.responseType).toBe('blob');
   });
 });

@@ -11,6 +11,15 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * What `call()` takes: the endpoint's params, query and body; a `multipart` endpoint also takes
+ * its body as FormData (files and text fields).
+ */
+export type CallInput<E extends Endpoint> = (E['multipart'] extends true
+  ? Omit<EndpointInput<E>, 'body'> & { body?: EndpointInput<E>['body'] | FormData }
+  : EndpointInput<E>) &
+  Pick<RequestOptions, 'signal'>;
+
 export interface SessionHooks {
   getToken(): string | null;
   /** Gets a new access token from the refresh cookie; false when the session is gone. */
@@ -29,10 +38,7 @@ export interface ApiClient {
    * Calls an endpoint of the shared route table: its method, its path with `params` filled in,
    * `query` and `body` typed by its schemas, the answer typed by its response schema.
    */
-  call<E extends Endpoint>(
-    endpoint: E,
-    input?: EndpointInput<E> & Pick<RequestOptions, 'signal'>,
-  ): Promise<EndpointAnswer<E>>;
+  call<E extends Endpoint>(endpoint: E, input?: CallInput<E>): Promise<EndpointAnswer<E>>;
 }
 
 /**

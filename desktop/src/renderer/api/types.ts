@@ -1,11 +1,26 @@
-/** Shapes of the server answers the app reads (core §3, §7; the lead's contract). */
-import type { Profile, TicketStatus } from '@atende/shared';
+/**
+ * Shapes of the server answers the app reads. Those of the route table are derived from its
+ * answer schemas in `@atende/shared` (one contract, no copy); the rest wait for their endpoints
+ * to join the table.
+ */
+import type {
+  ContactAnswer,
+  ChatMessageAnswer,
+  Profile,
+  QueueAnswer,
+  TagAnswer,
+  TicketAnswer,
+} from '@atende/shared';
 
-export interface Queue {
-  id: number;
-  name: string;
-  color: string;
-}
+/** A queue as lists and pickers show it (a user's queues, a ticket's queue). */
+export type Queue = Pick<QueueAnswer, 'id' | 'name' | 'color'>;
+
+/** A tag as a ticket carries it. */
+export type Tag = Pick<TagAnswer, 'id' | 'name' | 'color'>;
+
+export type Contact = ContactAnswer;
+export type Ticket = TicketAnswer;
+export type Message = ChatMessageAnswer;
 
 export interface Setting {
   key: string;
@@ -71,46 +86,7 @@ export interface WhatsappConnection {
   isDefault?: boolean;
 }
 
-export interface Tag {
-  id: number;
-  name: string;
-  color: string;
-}
-
-export interface Contact {
-  id: number;
-  name: string;
-  number: string;
-  email?: string;
-  profilePicUrl?: string;
-  urlPicture?: string;
-  isGroup?: boolean;
-  extraInfo?: { id?: number; name: string; value: string }[];
-}
-
-export interface Ticket {
-  id: number;
-  uuid: string;
-  status: TicketStatus;
-  contactId: number;
-  contact: Contact;
-  userId: number | null;
-  user?: { id: number; name: string } | null;
-  queueId: number | null;
-  queue?: Queue | null;
-  whatsappId: number | null;
-  whatsapp?: { id: number; name: string } | null;
-  tags?: Tag[];
-  lastMessage?: string;
-  unreadMessages?: number;
-  updatedAt: string;
-  isGroup?: boolean;
-  chatbot?: boolean;
-  useIntegration?: boolean;
-  promptId?: number | null;
-  integrationId?: number | null;
-}
-
+/** The media kinds the thread draws (core §3); the server may send others. */
 export type MediaType =
   | 'chat'
   | 'image'
@@ -122,22 +98,3 @@ export type MediaType =
   | 'contactMessage'
   | 'vcard'
   | 'call_log';
-
-export interface Message {
-  id: number | string;
-  ticketId: number;
-  body: string;
-  fromMe: boolean;
-  read?: boolean;
-  ack: number;
-  mediaType?: MediaType | string | null;
-  mediaUrl?: string | null;
-  /** The original name of a file (not sent by every server yet: see fileNameOf). */
-  fileName?: string | null;
-  isDeleted?: boolean;
-  isEdited?: boolean;
-  quotedMsg?: Message | null;
-  contact?: Contact | null;
-  createdAt: string;
-  userId?: number | null;
-}

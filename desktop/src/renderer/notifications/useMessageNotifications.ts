@@ -40,7 +40,7 @@ export function useMessageNotifications(): void {
       title: ticket.contact?.name ?? '',
       body: data.message.body,
       tag: ticket.uuid,
-      icon: ticket.contact?.urlPicture ?? ticket.contact?.profilePicUrl,
+      icon: ticket.contact?.profilePicUrl,
       onClick: () => navigate(`/tickets/${ticket.uuid}`),
     });
     chime(usePrefs.getState().volume);

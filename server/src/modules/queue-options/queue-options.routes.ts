@@ -1,12 +1,7 @@
 import { Router } from 'express';
-import {
-  idParams,
-  queueOptionInput,
-  queueOptionListQuery,
-  queueOptionUpdate,
-} from '@atende/shared';
+import { queueOptionEndpoints as api } from '@atende/shared';
 import type { AppContext } from '../../context.js';
-import { route } from '../../http/route.js';
+import { serve } from '../../http/route.js';
 import { mediaUrl } from '../../whatsapp/media.js';
 import { receiveFile, removeAttachment, storeAttachment } from '../queues/upload.js';
 import { QueueOptionEntity, type QueueOption } from './queue-option.entity.js';
@@ -23,67 +18,44 @@ export function queueOptionsRoutes(app: AppContext): Router {
   const repoOf = (scope: Parameters<typeof createOption>[0]) =>
     scope.repo(QueueOptionEntity, 'ERR_NO_QUEUE_OPTION_FOUND');
 
-  router.get(
-    '/queue-options',
-    route(app, { query: queueOptionListQuery }, async ({ scope, query }) =>
-      optionTree(scope, query.queueId, query.parentId === -1 ? null : query.parentId),
-    ),
+  serve(router, app, api.listQueueOptions, async ({ scope, query }) =>
+    optionTree(scope, query.queueId, query.parentId === -1 ? null : query.parentId),
   );
 
-  router.get(
-    '/queue-options/:id',
-    route(app, { params: idParams }, async ({ scope, params }) =>
-      publicOption(await repoOf(scope).get(params.id)),
-    ),
+  serve(router, app, api.showQueueOption, async ({ scope, params }) =>
+    publicOption(await repoOf(scope).get(params.id)),
   );
 
-  router.post(
-    '/queue-options',
-    route(app, { access: 'admin', body: queueOptionInput, status: 201 }, async ({ scope, body }) =>
-      publicOption(await createOption(scope, body)),
-    ),
+  serve(router, app, api.createQueueOption, async ({ scope, body }) =>
+    publicOption(await createOption(scope, body)),
   );
 
-  router.put(
-    '/queue-options/:id',
-    route(
-      app,
-      { access: 'admin', params: idParams, body: queueOptionUpdate },
-      async ({ scope, params, body }) => publicOption(await updateOption(scope, params.id, body)),
-    ),
+  serve(router, app, api.updateQueueOption, async ({ scope, params, body }) =>
+    publicOption(await updateOption(scope, params.id, body)),
   );
 
-  router.delete(
-    '/queue-options/:id',
-    route(app, { access: 'admin', params: idParams }, async ({ scope, params }) => {
-      const option = await repoOf(scope).get(params.id);
-      await repoOf(scope).delete(params.id);
-      await removeAttachment(app, scope.companyId, option.mediaPath);
-      return { message: 'Option deleted' };
-    }),
-  );
+  serve(router, app, api.deleteQueueOption, async ({ scope, params }) => {
+    const option = await repoOf(scope).get(params.id);
+    await repoOf(scope).delete(params.id);
+    await removeAttachment(app, scope.companyId, option.mediaPath);
+    return { message: 'Option deleted' };
+  });
 
-  router.post(
-    '/queue-options/:id/media-upload',
-    route(app, { access: 'admin', params: idParams }, async ({ scope, params, req, res }) => {
-      const before = await repoOf(scope).get(params.id);
-      const file = await receiveFile(app, req, res);
-      const attachment = await storeAttachment(app, scope.companyId, file);
-      const option = await repoOf(scope).update(params.id, attachment);
-      await removeAttachment(app, scope.companyId, before.mediaPath);
-      return { mensagem: 'Arquivo Anexado', option: publicOption(option) };
-    }),
-  );
+  serve(router, app, api.attachQueueOptionMedia, async ({ scope, params, req, res }) => {
+    const before = await repoOf(scope).get(params.id);
+    const file = await receiveFile(app, req, res);
+    const attachment = await storeAttachment(app, scope.companyId, file);
+    const option = await repoOf(scope).update(params.id, attachment);
+    await removeAttachment(app, scope.companyId, before.mediaPath);
+    return { mensagem: 'Arquivo Anexado', option: publicOption(option) };
+  });
 
-  router.delete(
-    '/queue-options/:id/media-upload',
-    route(app, { access: 'admin', params: idParams }, async ({ scope, params }) => {
-      const before = await repoOf(scope).get(params.id);
-      const option = await repoOf(scope).update(params.id, { mediaPath: null, mediaName: null });
-      await removeAttachment(app, scope.companyId, before.mediaPath);
-      return { mensagem: 'Arquivo excluído', option: publicOption(option) };
-    }),
-  );
+  serve(router, app, api.removeQueueOptionMedia, async ({ scope, params }) => {
+    const before = await repoOf(scope).get(params.id);
+    const option = await repoOf(scope).update(params.id, { mediaPath: null, mediaName: null });
+    await removeAttachment(app, scope.companyId, before.mediaPath);
+    return { mensagem: 'Arquivo excluído', option: publicOption(option) };
+  });
 
   return router;
 }

@@ -1,8 +1,7 @@
 import { Router } from 'express';
-import { idParams, queueInput, queueUpdate, type CompanyEventPayload } from '@atende/shared';
-import { z } from 'zod';
+import { type CompanyEventPayload, queueEndpoints as api } from '@atende/shared';
 import type { AppContext } from '../../context.js';
-import { route } from '../../http/route.js';
+import { serve } from '../../http/route.js';
 // The routing step and the timers register themselves with the pipeline and the worker.
 import '../routing/index.js';
 import '../timers/timers.js';
@@ -16,79 +15,54 @@ export function queuesRoutes(app: AppContext): Router {
   const emit = (companyId: number, payload: CompanyEventPayload<'queue'>) =>
     app.realtime.toCompany(companyId, 'queue', payload);
 
-  router.get(
-    '/queue',
-    route(app, { query: z.object({ companyId: z.unknown().optional() }) }, async ({ scope }) =>
-      (await listQueues(scope)).map(publicQueue),
-    ),
+  serve(router, app, api.listQueues, async ({ scope }) =>
+    (await listQueues(scope)).map(publicQueue),
   );
 
-  router.get(
-    '/queue/:id',
-    route(app, { params: idParams }, async ({ scope, params }) =>
-      publicQueue(await scope.repo(QueueEntity, 'ERR_NO_QUEUE_FOUND').get(params.id)),
-    ),
+  serve(router, app, api.showQueue, async ({ scope, params }) =>
+    publicQueue(await scope.repo(QueueEntity, 'ERR_NO_QUEUE_FOUND').get(params.id)),
   );
 
-  router.post(
-    '/queue',
-    route(app, { access: 'admin', body: queueInput, status: 201 }, async ({ scope, body }) => {
-      const queue = publicQueue(await createQueue(app, scope, body));
-      emit(scope.companyId, { action: 'create', queue });
-      return queue;
-    }),
-  );
+  serve(router, app, api.createQueue, async ({ scope, body }) => {
+    const queue = publicQueue(await createQueue(app, scope, body));
+    emit(scope.companyId, { action: 'create', queue });
+    return queue;
+  });
 
-  router.put(
-    '/queue/:id',
-    route(
-      app,
-      { access: 'admin', params: idParams, body: queueUpdate },
-      async ({ scope, params, body }) => {
-        const queue = publicQueue(await updateQueue(scope, params.id, body));
-        emit(scope.companyId, { action: 'update', queue });
-        return queue;
-      },
-    ),
-  );
+  serve(router, app, api.updateQueue, async ({ scope, params, body }) => {
+    const queue = publicQueue(await updateQueue(scope, params.id, body));
+    emit(scope.companyId, { action: 'update', queue });
+    return queue;
+  });
 
-  router.delete(
-    '/queue/:id',
-    route(app, { access: 'admin', params: idParams }, async ({ scope, params }) => {
-      const repo = scope.repo(QueueEntity, 'ERR_NO_QUEUE_FOUND');
-      const queue = await repo.get(params.id);
-      await repo.delete(params.id);
-      await removeAttachment(app, scope.companyId, queue.mediaPath);
-      emit(scope.companyId, { action: 'delete', queueId: params.id });
-      return { message: 'Queue deleted' };
-    }),
-  );
+  serve(router, app, api.deleteQueue, async ({ scope, params }) => {
+    const repo = scope.repo(QueueEntity, 'ERR_NO_QUEUE_FOUND');
+    const queue = await repo.get(params.id);
+    await repo.delete(params.id);
+    await removeAttachment(app, scope.companyId, queue.mediaPath);
+    emit(scope.companyId, { action: 'delete', queueId: params.id });
+    return { message: 'Queue deleted' };
+  });
 
-  router.post(
-    '/queue/:id/media-upload',
-    route(app, { access: 'admin', params: idParams }, async ({ scope, params, req, res }) => {
-      const repo = scope.repo(QueueEntity, 'ERR_NO_QUEUE_FOUND');
-      const before = await repo.get(params.id);
-      const file = await receiveFile(app, req, res);
-      const attachment = await storeAttachment(app, scope.companyId, file);
-      const queue = publicQueue(await repo.update(params.id, attachment));
-      await removeAttachment(app, scope.companyId, before.mediaPath);
-      emit(scope.companyId, { action: 'update', queue });
-      return { mensagem: 'Arquivo Anexado', queue };
-    }),
-  );
+  serve(router, app, api.attachQueueMedia, async ({ scope, params, req, res }) => {
+    const repo = scope.repo(QueueEntity, 'ERR_NO_QUEUE_FOUND');
+    const before = await repo.get(params.id);
+    const file = await receiveFile(app, req, res);
+    const attachment = await storeAttachment(app, scope.companyId, file);
+    const queue = publicQueue(await repo.update(params.id, attachment));
+    await removeAttachment(app, scope.companyId, before.mediaPath);
+    emit(scope.companyId, { action: 'update', queue });
+    return { mensagem: 'Arquivo Anexado', queue };
+  });
 
-  router.delete(
-    '/queue/:id/media-upload',
-    route(app, { access: 'admin', params: idParams }, async ({ scope, params }) => {
-      const repo = scope.repo(QueueEntity, 'ERR_NO_QUEUE_FOUND');
-      const before = await repo.get(params.id);
-      const queue = publicQueue(await repo.update(params.id, { mediaPath: null, mediaName: null }));
-      await removeAttachment(app, scope.companyId, before.mediaPath);
-      emit(scope.companyId, { action: 'update', queue });
-      return { mensagem: 'Arquivo excluído', queue };
-    }),
-  );
+  serve(router, app, api.removeQueueMedia, async ({ scope, params }) => {
+    const repo = scope.repo(QueueEntity, 'ERR_NO_QUEUE_FOUND');
+    const before = await repo.get(params.id);
+    const queue = publicQueue(await repo.update(params.id, { mediaPath: null, mediaName: null }));
+    await removeAttachment(app, scope.companyId, before.mediaPath);
+    emit(scope.companyId, { action: 'update', queue });
+    return { mensagem: 'Arquivo excluído', queue };
+  });
 
   return router;
 }

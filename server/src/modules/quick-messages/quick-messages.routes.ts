@@ -1,15 +1,9 @@
 import { Router } from 'express';
-import {
-  idParams,
-  quickMessageInput,
-  quickMessageListQuery,
-  quickMessageLookupQuery,
-  quickMessageUpdate,
-} from '@atende/shared';
+import { quickMessageEndpoints as api } from '@atende/shared';
 import type { SelectQueryBuilder } from 'typeorm';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
-import { route } from '../../http/route.js';
+import { serve } from '../../http/route.js';
 import type { TenantScope } from '../../http/tenant.js';
 import type { AuthUser } from '../auth/tokens.js';
 import { mediaUrl } from '../../whatsapp/media.js';
@@ -65,121 +59,93 @@ export function quickMessagesRoutes(app: AppContext): Router {
     } else app.realtime.toCompany(companyId, 'quickmessage', payload);
   };
 
-  router.get(
-    '/quick-messages',
-    route(app, { query: quickMessageListQuery }, async ({ scope, user, query }) => {
-      const qb = visible(scope, user);
-      if (query.searchParam) {
-        qb.andWhere('(q.shortcode ILIKE :s OR q.message ILIKE :s)', {
-          s: `%${query.searchParam}%`,
-        });
-      }
-      const [rows, count] = await qb
-        .orderBy('lower(q.shortcode)', 'ASC')
-        .addOrderBy('q.id', 'ASC')
-        .skip((query.pageNumber - 1) * QUICK_MESSAGES_PAGE_SIZE)
-        .take(QUICK_MESSAGES_PAGE_SIZE)
-        .getManyAndCount();
-      return {
-        records: rows.map(publicQuickMessage),
-        count,
-        hasMore: count > query.pageNumber * QUICK_MESSAGES_PAGE_SIZE,
-      };
-    }),
-  );
-
-  router.get(
-    '/quick-messages/list',
-    route(app, { query: quickMessageLookupQuery }, async ({ scope, user }) => {
-      const rows = await visible(scope, user)
-        .orderBy('lower(q.shortcode)', 'ASC')
-        .addOrderBy('q.id', 'ASC')
-        .getMany();
-      return rows.map(publicQuickMessage);
-    }),
-  );
-
-  router.get(
-    '/quick-messages/:id',
-    route(app, { params: idParams }, async ({ scope, user, params }) =>
-      publicQuickMessage(await visibleOne(scope, user, params.id)),
-    ),
-  );
-
-  router.post(
-    '/quick-messages',
-    route(app, { body: quickMessageInput, status: 201 }, async ({ scope, user, body }) => {
-      if (body.geral && !isAdmin(user)) throw new AppError('ERR_NO_PERMISSION');
-      const row = await scope.repo(QuickMessageEntity).create({
-        userId: user.id,
-        shortcode: body.shortcode,
-        message: body.message,
-        geral: body.geral,
-        mediaPath: null,
-        mediaName: null,
+  serve(router, app, api.listQuickMessages, async ({ scope, user, query }) => {
+    const qb = visible(scope, user);
+    if (query.searchParam) {
+      qb.andWhere('(q.shortcode ILIKE :s OR q.message ILIKE :s)', {
+        s: `%${query.searchParam}%`,
       });
-      emit(scope.companyId, 'create', row);
-      return publicQuickMessage(row);
-    }),
+    }
+    const [rows, count] = await qb
+      .orderBy('lower(q.shortcode)', 'ASC')
+      .addOrderBy('q.id', 'ASC')
+      .skip((query.pageNumber - 1) * QUICK_MESSAGES_PAGE_SIZE)
+      .take(QUICK_MESSAGES_PAGE_SIZE)
+      .getManyAndCount();
+    return {
+      records: rows.map(publicQuickMessage),
+      count,
+      hasMore: count > query.pageNumber * QUICK_MESSAGES_PAGE_SIZE,
+    };
+  });
+
+  serve(router, app, api.quickMessageList, async ({ scope, user }) => {
+    const rows = await visible(scope, user)
+      .orderBy('lower(q.shortcode)', 'ASC')
+      .addOrderBy('q.id', 'ASC')
+      .getMany();
+    return rows.map(publicQuickMessage);
+  });
+
+  serve(router, app, api.showQuickMessage, async ({ scope, user, params }) =>
+    publicQuickMessage(await visibleOne(scope, user, params.id)),
   );
 
-  router.put(
-    '/quick-messages/:id',
-    route(
-      app,
-      { params: idParams, body: quickMessageUpdate },
-      async ({ scope, user, params, body }) => {
-        const row = await editable(scope, user, params.id);
-        if (body.geral !== undefined && body.geral !== row.geral && !isAdmin(user)) {
-          throw new AppError('ERR_NO_PERMISSION');
-        }
-        const updated = await scope.repo(QuickMessageEntity).update(params.id, {
-          ...(body.shortcode !== undefined && { shortcode: body.shortcode }),
-          ...(body.message !== undefined && { message: body.message }),
-          ...(body.geral !== undefined && { geral: body.geral }),
-        });
-        emit(scope.companyId, 'update', updated);
-        return publicQuickMessage(updated);
-      },
-    ),
-  );
+  serve(router, app, api.createQuickMessage, async ({ scope, user, body }) => {
+    if (body.geral && !isAdmin(user)) throw new AppError('ERR_NO_PERMISSION');
+    const row = await scope.repo(QuickMessageEntity).create({
+      userId: user.id,
+      shortcode: body.shortcode,
+      message: body.message,
+      geral: body.geral,
+      mediaPath: null,
+      mediaName: null,
+    });
+    emit(scope.companyId, 'create', row);
+    return publicQuickMessage(row);
+  });
 
-  router.delete(
-    '/quick-messages/:id',
-    route(app, { params: idParams }, async ({ scope, user, params }) => {
-      const row = await editable(scope, user, params.id);
-      await scope.repo(QuickMessageEntity).delete(params.id);
-      await removeAttachment(app, scope.companyId, row.mediaPath);
-      emit(scope.companyId, 'delete', row);
-      return { message: 'Quick message deleted' };
-    }),
-  );
+  serve(router, app, api.updateQuickMessage, async ({ scope, user, params, body }) => {
+    const row = await editable(scope, user, params.id);
+    if (body.geral !== undefined && body.geral !== row.geral && !isAdmin(user)) {
+      throw new AppError('ERR_NO_PERMISSION');
+    }
+    const updated = await scope.repo(QuickMessageEntity).update(params.id, {
+      ...(body.shortcode !== undefined && { shortcode: body.shortcode }),
+      ...(body.message !== undefined && { message: body.message }),
+      ...(body.geral !== undefined && { geral: body.geral }),
+    });
+    emit(scope.companyId, 'update', updated);
+    return publicQuickMessage(updated);
+  });
 
-  router.post(
-    '/quick-messages/:id/media-upload',
-    route(app, { params: idParams }, async ({ scope, user, params, req, res }) => {
-      const before = await editable(scope, user, params.id);
-      const file = await receiveFile(app, req, res);
-      const attachment = await storeAttachment(app, scope.companyId, file);
-      const row = await scope.repo(QuickMessageEntity).update(params.id, attachment);
-      await removeAttachment(app, scope.companyId, before.mediaPath);
-      emit(scope.companyId, 'update', row);
-      return { mensagem: 'Arquivo Anexado', record: publicQuickMessage(row) };
-    }),
-  );
+  serve(router, app, api.deleteQuickMessage, async ({ scope, user, params }) => {
+    const row = await editable(scope, user, params.id);
+    await scope.repo(QuickMessageEntity).delete(params.id);
+    await removeAttachment(app, scope.companyId, row.mediaPath);
+    emit(scope.companyId, 'delete', row);
+    return { message: 'Quick message deleted' };
+  });
 
-  router.delete(
-    '/quick-messages/:id/media-upload',
-    route(app, { params: idParams }, async ({ scope, user, params }) => {
-      const before = await editable(scope, user, params.id);
-      const row = await scope
-        .repo(QuickMessageEntity)
-        .update(params.id, { mediaPath: null, mediaName: null });
-      await removeAttachment(app, scope.companyId, before.mediaPath);
-      emit(scope.companyId, 'update', row);
-      return { mensagem: 'Arquivo excluído', record: publicQuickMessage(row) };
-    }),
-  );
+  serve(router, app, api.attachQuickMessageMedia, async ({ scope, user, params, req, res }) => {
+    const before = await editable(scope, user, params.id);
+    const file = await receiveFile(app, req, res);
+    const attachment = await storeAttachment(app, scope.companyId, file);
+    const row = await scope.repo(QuickMessageEntity).update(params.id, attachment);
+    await removeAttachment(app, scope.companyId, before.mediaPath);
+    emit(scope.companyId, 'update', row);
+    return { mensagem: 'Arquivo Anexado', record: publicQuickMessage(row) };
+  });
+
+  serve(router, app, api.removeQuickMessageMedia, async ({ scope, user, params }) => {
+    const before = await editable(scope, user, params.id);
+    const row = await scope
+      .repo(QuickMessageEntity)
+      .update(params.id, { mediaPath: null, mediaName: null });
+    await removeAttachment(app, scope.companyId, before.mediaPath);
+    emit(scope.companyId, 'update', row);
+    return { mensagem: 'Arquivo excluído', record: publicQuickMessage(row) };
+  });
 
   return router;
 }

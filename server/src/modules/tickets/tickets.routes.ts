@@ -1,14 +1,8 @@
 import { Router } from 'express';
-import {
-  idParams,
-  ticketCreate,
-  ticketListQuery,
-  ticketUpdateBody,
-  uuidParams,
-} from '@atende/shared';
+import { ticketEndpoints as api } from '@atende/shared';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
-import { route } from '../../http/route.js';
+import { serve } from '../../http/route.js';
 import { listTickets } from './tickets.list.js';
 import { loadTicket } from './tickets.queries.js';
 import { createTicket, deleteTicket, updateTicket } from './tickets.service.js';
@@ -19,61 +13,39 @@ export function ticketsRoutes(app: AppContext): Router {
   const viewerOf = (user: { id: number; companyId: number }) =>
     loadViewer(app.ds, user.companyId, user.id);
 
-  router.get(
-    '/tickets',
-    route(app, { query: ticketListQuery }, async ({ user, query }) =>
-      listTickets(app.ds, await viewerOf(user), query),
-    ),
+  serve(router, app, api.listTickets, async ({ user, query }) =>
+    listTickets(app.ds, await viewerOf(user), query),
   );
 
-  router.get(
-    '/tickets/u/:uuid',
-    route(app, { params: uuidParams }, async ({ user, scope, params }) => {
-      const [row] = (await app.ds.query(
-        'SELECT id FROM tickets WHERE uuid = $1 AND "companyId" = $2',
-        [params.uuid, scope.companyId],
-      )) as { id: number }[];
-      if (!row) throw new AppError('ERR_NO_TICKET_FOUND');
-      const ticket = await loadTicket(app.ds, scope.companyId, row.id);
-      assertCanOpen(await viewerOf(user), ticket);
-      return ticket;
-    }),
+  serve(router, app, api.showTicketByUuid, async ({ user, scope, params }) => {
+    const [row] = (await app.ds.query(
+      'SELECT id FROM tickets WHERE uuid = $1 AND "companyId" = $2',
+      [params.uuid, scope.companyId],
+    )) as { id: number }[];
+    if (!row) throw new AppError('ERR_NO_TICKET_FOUND');
+    const ticket = await loadTicket(app.ds, scope.companyId, row.id);
+    assertCanOpen(await viewerOf(user), ticket);
+    return ticket;
+  });
+
+  serve(router, app, api.showTicket, async ({ user, scope, params }) => {
+    const ticket = await loadTicket(app.ds, scope.companyId, params.id);
+    assertCanOpen(await viewerOf(user), ticket);
+    return ticket;
+  });
+
+  serve(router, app, api.createTicket, async ({ user, body }) =>
+    createTicket(app, await viewerOf(user), body),
   );
 
-  router.get(
-    '/tickets/:id',
-    route(app, { params: idParams }, async ({ user, scope, params }) => {
-      const ticket = await loadTicket(app.ds, scope.companyId, params.id);
-      assertCanOpen(await viewerOf(user), ticket);
-      return ticket;
-    }),
+  serve(router, app, api.updateTicket, async ({ user, params, body }) =>
+    updateTicket(app, await viewerOf(user), params.id, body),
   );
 
-  router.post(
-    '/tickets',
-    route(app, { body: ticketCreate, status: 201 }, async ({ user, body }) =>
-      createTicket(app, await viewerOf(user), body),
-    ),
-  );
-
-  router.put(
-    '/tickets/:id',
-    route(app, { params: idParams, body: ticketUpdateBody }, async ({ user, params, body }) =>
-      updateTicket(app, await viewerOf(user), params.id, body),
-    ),
-  );
-
-  router.delete(
-    '/tickets/:id',
-    route(
-      app,
-      { access: 'ticket-options:deleteTicket', params: idParams },
-      async ({ user, params }) => {
-        await deleteTicket(app, await viewerOf(user), params.id);
-        return { message: 'ticket deleted' };
-      },
-    ),
-  );
+  serve(router, app, api.deleteTicket, async ({ user, params }) => {
+    await deleteTicket(app, await viewerOf(user), params.id);
+    return { message: 'ticket deleted' };
+  });
 
   return router;
 }

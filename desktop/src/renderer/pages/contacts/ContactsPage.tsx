@@ -21,10 +21,8 @@ import { NewTicketDialog } from '../tickets/dialogs/NewTicketDialog';
 /** admin §2: sheet import accepts .xls and .xlsx. */
 export const SHEET_TYPES = '.xls,.xlsx';
 
-/** A contact as the list answers it, with the time of its last change. */
-interface ContactRow extends Contact {
-  updatedAt?: string;
-}
+/** A contact as the list answers it (the shared answer carries the time of its last change). */
+type ContactRow = Contact;
 
 /** /contacts (admin §2): search, sheet import, add, CSV export, table and open ticket. */
 export default function ContactsPage() {

@@ -11,7 +11,13 @@ import ListItemText from '@mui/material/ListItemText';
 import Paper from '@mui/material/Paper';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { formatPhoneDisplay, ticketNoteInput } from '@atende/shared';
+import {
+  contactEndpoints,
+  formatPhoneDisplay,
+  noteEndpoints,
+  ticketNoteInput,
+  type NoteAnswer,
+} from '@atende/shared';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api';
@@ -25,19 +31,12 @@ import { ContactDialog } from './dialogs/ContactDialog';
 /** core §9: the contact drawer is 320 px wide. */
 export const CONTACT_DRAWER_WIDTH = 320;
 
-interface Note {
-  id: number;
-  note: string;
-  createdAt: string;
-  user?: { id: number; name: string } | null;
-}
-
 function useNotes(ticket: Ticket) {
   const showError = useErrorToast();
-  const [notes, setNotes] = useState<Note[]>([]);
+  const [notes, setNotes] = useState<NoteAnswer[]>([]);
   const reload = useCallback(() => {
     api
-      .get<Note[]>('/ticket-notes/list', {
+      .call(noteEndpoints.listNotes, {
         query: { ticketId: ticket.id, contactId: ticket.contactId },
       })
       .then(setNotes)
@@ -47,14 +46,17 @@ function useNotes(ticket: Ticket) {
   return { notes, reload };
 }
 
+/** The ticket's brief contact until the full one (with extra info) is loaded. */
+type DrawerContact = Ticket['contact'] & Partial<Contact>;
+
 /** The full contact (the ticket carries only its main fields), kept live by contact events. */
-function useContact(ticket: Ticket): [Contact, (c: Contact) => void] {
+function useContact(ticket: Ticket): [DrawerContact, (c: Contact) => void] {
   const showError = useErrorToast();
-  const [contact, setContact] = useState<Contact>(ticket.contact);
+  const [contact, setContact] = useState<DrawerContact>(ticket.contact);
   useEffect(() => {
     let cancelled = false;
     api
-      .get<Contact>(`/contacts/${ticket.contactId}`)
+      .call(contactEndpoints.showContact, { params: { id: ticket.contactId } })
       .then((loaded) => !cancelled && setContact(loaded))
       .catch((error: unknown) => !cancelled && showError(error));
     return () => {
@@ -87,7 +89,7 @@ export function ContactDrawer({ ticket, onClose }: { ticket: Ticket; onClose(): 
     });
     if (!parsed.success) return setNoteError(fieldError(parsed.error.issues[0]?.message));
     try {
-      await api.post('/ticket-notes', parsed.data);
+      await api.call(noteEndpoints.createNote, { body: parsed.data });
       toast.success(t('contactDrawer.noteAdded'));
       setNote('');
       reload();
@@ -98,7 +100,7 @@ export function ContactDrawer({ ticket, onClose }: { ticket: Ticket; onClose(): 
 
   const deleteNote = async (id: number) => {
     try {
-      await api.delete(`/ticket-notes/${id}`);
+      await api.call(noteEndpoints.deleteNote, { params: { id } });
       toast.success(t('contactDrawer.noteDeleted'));
       reload();
     } catch (error) {

@@ -4,6 +4,7 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import TextField from '@mui/material/TextField';
+import { messageEndpoints } from '@atende/shared';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api';
@@ -30,7 +31,10 @@ export function EditMessageDialog({
   const save = async () => {
     if (!message || !isSendable(body)) return;
     try {
-      await api.post(`/messages/edit/${message.id}`, { body: body.trim() });
+      await api.call(messageEndpoints.editMessage, {
+        params: { id: message.id },
+        body: { body: body.trim() },
+      });
       onClose();
     } catch (error) {
       showError(error);

@@ -9,6 +9,7 @@ import Paper from '@mui/material/Paper';
 import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
+import { messageEndpoints } from '@atende/shared';
 import { useCallback, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api';
@@ -58,12 +59,15 @@ export function MessageInput({ ticket, replyTo, onClearReply }: Props) {
         setBody('');
         return;
       }
-      await api.post(`/messages/${ticket.id}`, {
-        read: true,
-        fromMe: true,
-        mediaUrl: '',
-        body: signBody(body.trim(), user.name, signed),
-        quotedMsg: replyTo,
+      await api.call(messageEndpoints.sendMessage, {
+        params: { ticketId: ticket.id },
+        body: {
+          read: true,
+          fromMe: true,
+          mediaUrl: '',
+          body: signBody(body.trim(), user.name, signed),
+          quotedMsg: replyTo,
+        },
       });
       setBody('');
       onClearReply();
@@ -81,7 +85,7 @@ export function MessageInput({ ticket, replyTo, onClearReply }: Props) {
       form.append('body', caption);
       form.append('fromMe', 'true');
       if (replyTo) form.append('quotedMsg', String(replyTo.id));
-      await api.post(`/messages/${ticket.id}`, form);
+      await api.call(messageEndpoints.sendMessage, { params: { ticketId: ticket.id }, body: form });
       onClearReply();
     },
     [ticket.id, replyTo, onClearReply],

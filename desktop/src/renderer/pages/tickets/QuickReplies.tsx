@@ -2,21 +2,21 @@ import List from '@mui/material/List';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemText from '@mui/material/ListItemText';
 import Paper from '@mui/material/Paper';
-import { quickMessageLabel, wantsQuickMessages } from '@atende/shared';
+import {
+  quickMessageEndpoints,
+  quickMessageLabel,
+  wantsQuickMessages,
+  type QuickMessageAnswer,
+} from '@atende/shared';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api';
 import { useSession } from '../../session/store';
 import { useErrorToast } from '../../ui/useErrorToast';
 
-export interface QuickMessage {
-  id?: number;
-  shortcode: string;
-  message: string;
-  mediaPath?: string | null;
-  mediaName?: string | null;
-  mediaUrl?: string | null;
-}
+/** A quick message as the input uses it (secondary §3): shortcode, text and its file. */
+export type QuickMessage = Pick<QuickMessageAnswer, 'shortcode' | 'message'> &
+  Partial<Pick<QuickMessageAnswer, 'id' | 'mediaPath' | 'mediaName' | 'mediaUrl'>>;
 
 /** The quick messages whose shortcode starts with what follows the '/'. */
 export function matchQuickMessages(list: readonly QuickMessage[], input: string): QuickMessage[] {
@@ -37,7 +37,7 @@ export function QuickReplies({ input, onPick }: { input: string; onPick(q: Quick
   useEffect(() => {
     if (!active || list || !user) return;
     api
-      .get<QuickMessage[]>('/quick-messages/list', {
+      .call(quickMessageEndpoints.quickMessageList, {
         query: { companyId: user.companyId, userId: user.id },
       })
       .then(setList)

@@ -82,10 +82,7 @@ export const TicketListItem = memo(function TicketListItem({
           bgcolor: ticket.queue?.color ?? 'grey.500',
         }}
       />
-      <Avatar
-        src={ticket.contact?.urlPicture ?? ticket.contact?.profilePicUrl}
-        alt={ticket.contact?.name}
-      />
+      <Avatar src={ticket.contact?.profilePicUrl} alt={ticket.contact?.name} />
       <Box sx={{ flex: 1, minWidth: 0 }}>
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }}>
           <Typography noWrap sx={{ fontWeight: 600, flexShrink: 1, minWidth: 0 }}>

@@ -19,7 +19,9 @@ import {
   can,
   canOpenTicket,
   formatPhoneDisplay,
+  messageEndpoints,
   NARROW_BREAKPOINT,
+  ticketEndpoints,
   WIDE_BREAKPOINT,
 } from '@atende/shared';
 import { useEffect, useRef, useState } from 'react';
@@ -57,7 +59,7 @@ function useTicket(uuid: string) {
     let cancelled = false;
     setTicket(null);
     api
-      .get<Ticket>(`/tickets/u/${uuid}`)
+      .call(ticketEndpoints.showTicketByUuid, { params: { uuid } })
       .then((loaded) => {
         const current = viewerRef.current;
         if (cancelled || !current) return;
@@ -128,7 +130,7 @@ export function TicketView({ uuid, onBack }: { uuid: string; onBack?(): void }) 
 
   const deleteMessage = async (message: Message) => {
     try {
-      await api.delete(`/messages/${message.id}`);
+      await api.call(messageEndpoints.deleteMessage, { params: { id: message.id } });
     } catch (error) {
       showError(error);
     }
@@ -166,10 +168,7 @@ export function TicketView({ uuid, onBack }: { uuid: string; onBack?(): void }) 
               cursor: 'pointer',
             }}
           >
-            <Avatar
-              src={ticket.contact?.urlPicture ?? ticket.contact?.profilePicUrl}
-              alt={ticket.contact?.name}
-            />
+            <Avatar src={ticket.contact?.profilePicUrl} alt={ticket.contact?.name} />
             <Box sx={{ flex: 1, minWidth: 0 }}>
               <Typography noWrap sx={{ fontWeight: 600 }} data-testid="ticket-contact-name">
                 {ticket.contact?.name} #{ticket.id}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Message } from '../../api/types';
+import { makeMessage } from '../../../../test/fixtures';
 import {
   ackState,
   fileNameOf,
@@ -10,14 +10,8 @@ import {
   threadRows,
 } from './messages';
 
-const msg = (id: number, createdAt: string, ticketId = 1): Message => ({
-  id,
-  ticketId,
-  body: `m${id}`,
-  fromMe: false,
-  ack: 0,
-  createdAt,
-});
+const msg = (id: number, createdAt: string, ticketId = 1) =>
+  makeMessage(id, { ticketId, createdAt });
 
 describe('thread rows (core §2)', () => {
   it('adds a day separator when the day changes and ticket markers between tickets', () => {

@@ -82,7 +82,9 @@ const FILE_NAME_BODY = /^[^\n/\\]{1,200}\.[A-Za-z0-9]{1,8}$/;
  * The name a file bubble shows: the message's `fileName` when the server sends it, else a body
  * that is a file name (Whaticket stores documents so), else the last part of the media URL.
  */
-export function fileNameOf(message: Pick<Message, 'body' | 'mediaUrl' | 'fileName'>): string {
+export function fileNameOf(
+  message: Pick<Message, 'body' | 'mediaUrl'> & Partial<Pick<Message, 'fileName'>>,
+): string {
   if (message.fileName) return message.fileName;
   const body = message.body?.trim() ?? '';
   if (FILE_NAME_BODY.test(body) && body !== mediaPathOf(message.mediaUrl)) return body;

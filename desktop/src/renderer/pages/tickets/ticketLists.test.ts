@@ -1,6 +1,7 @@
 import type { TicketListFilter, TicketViewer } from '@atende/shared';
 import { describe, expect, it } from 'vitest';
 import type { Ticket } from '../../api/types';
+import { makeTicket } from '../../../../test/fixtures';
 import {
   appendPage,
   applyNewMessage,
@@ -10,18 +11,8 @@ import {
   resetUnread,
 } from './ticketLists';
 
-const ticket = (id: number, over: Partial<Ticket> = {}): Ticket => ({
-  id,
-  uuid: `u${id}`,
-  status: 'pending',
-  contactId: id,
-  contact: { id, name: `C${id}`, number: '5511999999999' },
-  userId: null,
-  queueId: 3,
-  whatsappId: 1,
-  updatedAt: '2025-01-01T10:00:00Z',
-  ...over,
-});
+const ticket = (id: number, over: Partial<Ticket> = {}): Ticket =>
+  makeTicket(id, { uuid: `u${id}`, queueId: 3, updatedAt: '2025-01-01T10:00:00Z', ...over });
 const viewer: TicketViewer = { id: 7, profile: 'user', queueIds: [3], allTicket: 'desabled' };
 const pending: TicketListFilter = { status: 'pending', showAll: false, queueIds: [3] };
 const open: TicketListFilter = { status: 'open', showAll: false, queueIds: [3] };

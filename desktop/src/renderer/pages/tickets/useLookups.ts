@@ -1,3 +1,4 @@
+import { queueEndpoints, tagEndpoints } from '@atende/shared';
 import { useEffect, useState } from 'react';
 import { api } from '../../api';
 import type { Queue, Tag, WhatsappConnection } from '../../api/types';
@@ -17,12 +18,12 @@ export interface Lookups {
 }
 
 const EMPTY: Lookups = { queues: [], users: [], connections: [], tags: [] };
-const PATHS = {
-  queues: '/queue',
-  users: '/users/list',
-  connections: '/whatsapp',
-  tags: '/tags/list',
-} as const;
+const LOADERS: { [K in keyof Lookups]: () => Promise<Lookups[K]> } = {
+  queues: () => api.call(queueEndpoints.listQueues),
+  users: () => api.get('/users/list'),
+  connections: () => api.get('/whatsapp', { query: { session: 0 } }),
+  tags: () => api.call(tagEndpoints.tagList),
+};
 
 /** The lists a dialog offers (queues, users, connections, tags), loaded when it opens. */
 export function useLookups(open: boolean, wanted: readonly (keyof Lookups)[]): Lookups {
@@ -34,11 +35,7 @@ export function useLookups(open: boolean, wanted: readonly (keyof Lookups)[]): L
     if (!open) return;
     let cancelled = false;
     const names = key.split(',') as (keyof Lookups)[];
-    Promise.all(
-      names.map((name) =>
-        api.get<unknown[]>(PATHS[name], name === 'connections' ? { query: { session: 0 } } : {}),
-      ),
-    )
+    Promise.all(names.map((name): Promise<unknown[]> => LOADERS[name]()))
       .then((lists) => {
         if (cancelled) return;
         const next = { ...EMPTY };

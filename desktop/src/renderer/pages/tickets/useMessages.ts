@@ -1,3 +1,4 @@
+import { messageEndpoints } from '@atende/shared';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api } from '../../api';
 import type { Message, Ticket } from '../../api/types';
@@ -29,9 +30,7 @@ export function useMessages(ticketId: number | undefined, live = true) {
     loadingRef.current = true;
     setLoading(true);
     api
-      .get<{ messages: Message[]; hasMore: boolean; count: number }>(`/messages/${ticketId}`, {
-        query: { pageNumber: page },
-      })
+      .call(messageEndpoints.listMessages, { params: { ticketId }, query: { pageNumber: page } })
       .then((answer) => {
         if (cancelled) return;
         setMessages((current) => mergeMessages(current, answer.messages));
@@ -92,7 +91,7 @@ function useMarkRead(ticketId: number | undefined): () => void {
     if (ticketId === undefined || !pending.current) return;
     if (typeof document !== 'undefined' && document.hidden) return;
     pending.current = false;
-    api.put(`/messages/${ticketId}`).catch(() => {
+    api.call(messageEndpoints.markRead, { params: { ticketId } }).catch(() => {
       // A ticket that just left the agent (transferred, closed) has nothing to read.
     });
   }, [ticketId]);

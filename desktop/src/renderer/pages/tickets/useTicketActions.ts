@@ -1,4 +1,9 @@
-import { deselectAfter, ticketUpdateFor, type TicketCommand } from '@atende/shared';
+import {
+  deselectAfter,
+  ticketEndpoints,
+  ticketUpdateFor,
+  type TicketCommand,
+} from '@atende/shared';
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
@@ -20,7 +25,10 @@ export function useTicketActions() {
       if (userId === undefined) return null;
       try {
         const update = ticketUpdateFor(ticket, command, userId);
-        const saved = await api.put<Ticket>(`/tickets/${ticket.id}`, update);
+        const saved = await api.call(ticketEndpoints.updateTicket, {
+          params: { id: ticket.id },
+          body: update,
+        });
         // On close the ticket is deselected; on open it stays selected.
         if (deselectAfter(update) || command.action === 'transfer') navigate('/tickets');
         else navigate(`/tickets/${ticket.uuid}`);
@@ -43,7 +51,7 @@ export function useTicketActions() {
   const remove = useCallback(
     async (ticket: Ticket) => {
       try {
-        await api.delete(`/tickets/${ticket.id}`);
+        await api.call(ticketEndpoints.deleteTicket, { params: { id: ticket.id } });
         navigate('/tickets');
       } catch (error) {
         showError(error);

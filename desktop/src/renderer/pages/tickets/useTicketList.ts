@@ -1,4 +1,9 @@
-import type { TicketListFilter, TicketStatus, TicketViewer } from '@atende/shared';
+import {
+  ticketEndpoints,
+  type TicketListFilter,
+  type TicketStatus,
+  type TicketViewer,
+} from '@atende/shared';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { api } from '../../api';
 import type { Ticket } from '../../api/types';
@@ -68,12 +73,12 @@ export function useTicketList(params: TicketListParams) {
     let cancelled = false;
     const timer = setTimeout(() => {
       api
-        .get<{ tickets: Ticket[]; hasMore: boolean }>('/tickets', {
+        .call(ticketEndpoints.listTickets, {
           query: {
             searchParam: searchParam || undefined,
             pageNumber: page,
             status,
-            showAll: String(showAll),
+            showAll: showAll ? 'true' : 'false',
             queueIds: JSON.stringify(queueIds),
             tags: tags?.length ? JSON.stringify(tags) : undefined,
             users: users?.length ? JSON.stringify(users) : undefined,

@@ -10,7 +10,7 @@ import IconButton from '@mui/material/IconButton';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { contactInput } from '@atende/shared';
+import { contactEndpoints, contactInput } from '@atende/shared';
 import { useEffect } from 'react';
 import { useFieldArray, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -23,18 +23,20 @@ import { useErrorToast } from '../../../ui/useErrorToast';
 
 type ContactForm = z.input<typeof contactInput>;
 type ContactBody = z.output<typeof contactInput>;
+type EditedContact = Pick<Contact, 'id' | 'name' | 'number' | 'email'> &
+  Partial<Pick<Contact, 'extraInfo'>>;
 
 interface Props {
   open: boolean;
-  /** The contact to edit; without it the dialog adds one. */
-  contact?: Contact | null;
+  /** The contact to edit (its extra info once loaded); without it the dialog adds one. */
+  contact?: EditedContact | null;
   /** A free-typed name from the new-ticket search. */
   initialName?: string;
   onClose(): void;
   onSaved?(contact: Contact): void;
 }
 
-const blank = (contact?: Contact | null, name = ''): ContactForm => ({
+const blank = (contact?: EditedContact | null, name = ''): ContactForm => ({
   name: contact?.name ?? name,
   number: contact?.number ?? '',
   email: contact?.email ?? '',
@@ -65,12 +67,8 @@ export function ContactDialog({ open, contact, initialName, onClose, onSaved }: 
   const submit = handleSubmit(async (body) => {
     try {
       const saved = contact
-        ? await api.put<Contact>(`/contacts/${contact.id}`, body)
-        : await api.post<
-            | Contact
-            | { alreadyExists: true; existingContact: Contact }
-            | { invalido: true; error: string }
-          >('/contacts', body);
+        ? await api.call(contactEndpoints.updateContact, { params: { id: contact.id }, body })
+        : await api.call(contactEndpoints.createContact, { body });
       // A number WhatsApp does not know: nothing was stored, the dialog stays open.
       if ('invalido' in saved) return showError(new ApiError(200, saved.error, undefined));
       if ('alreadyExists' in saved) {

@@ -7,11 +7,12 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
+import { contactEndpoints, ticketEndpoints } from '@atende/shared';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { api, ApiError } from '../../../api';
-import type { Contact, Ticket } from '../../../api/types';
+import type { Contact } from '../../../api/types';
 import { useSession } from '../../../session/store';
 import { useErrorToast } from '../../../ui/useErrorToast';
 import { useLookups } from '../useLookups';
@@ -69,7 +70,7 @@ export function NewTicketDialog({ open, contact: preset, onClose }: Props) {
     let cancelled = false;
     const timer = setTimeout(() => {
       api
-        .get<{ contacts: Contact[] }>('/contacts', { query: { searchParam: input, pageNumber: 1 } })
+        .call(contactEndpoints.listContacts, { query: { searchParam: input, pageNumber: 1 } })
         .then((answer) => !cancelled && setFound(answer.contacts))
         .catch((error: unknown) => !cancelled && showError(error));
     }, CONTACT_LOOKUP_DELAY_MS);
@@ -85,12 +86,14 @@ export function NewTicketDialog({ open, contact: preset, onClose }: Props) {
     if (!contact || !user) return;
     setSaving(true);
     try {
-      const ticket = await api.post<Ticket>('/tickets', {
-        contactId: contact.id,
-        queueId: queueId || null,
-        whatsappId: whatsappId || null,
-        userId: user.id,
-        status: 'open',
+      const ticket = await api.call(ticketEndpoints.createTicket, {
+        body: {
+          contactId: contact.id,
+          queueId: queueId || null,
+          whatsappId: whatsappId || null,
+          userId: user.id,
+          status: 'open',
+        },
       });
       onClose();
       navigate(`/tickets/${ticket.uuid}`);

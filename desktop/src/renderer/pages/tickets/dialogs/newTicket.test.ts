@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../api/errors';
-import type { Contact } from '../../../api/types';
+import { makeContact } from '../../../../../test/fixtures';
 import { matchQuickMessages } from '../QuickReplies';
 import {
   CONTACT_LOOKUP_DELAY_MS,
@@ -10,7 +10,7 @@ import {
   wantsContactSearch,
 } from './newTicket';
 
-const ana: Contact = { id: 1, name: 'Ana Souza', number: '5511987654321' };
+const ana = makeContact({ id: 1, name: 'Ana Souza', number: '5511987654321' });
 
 describe('new-ticket rules (core §5, §8, §9)', () => {
   it('searches contacts from 3 characters after 1500 ms', () => {
