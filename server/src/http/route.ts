@@ -10,7 +10,7 @@ import type { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { AppError, ValidationError } from './errors.js';
 import { TenantScope } from './tenant.js';
-import { verifyAccessToken, type AuthUser } from '../modules/auth/tokens.js';
+import { verifyAccessToken, type AuthUser } from '../modules/auth/index.js';
 
 /** Who may call a route: anyone, any signed-in user, a permission holder, or the super user. */
 export type Access = 'public' | 'user' | 'super' | Permission | 'admin';

@@ -6,7 +6,7 @@ import { LessThan } from 'typeorm';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { route } from '../http/route.js';
-import { WhatsappEntity } from '../modules/whatsapps/whatsapp.entity.js';
+import { WhatsappEntity } from '../modules/whatsapps/index.js';
 import { DeadLetterEntity } from './dead-letter.entity.js';
 
 const params = z.object({ whatsappId: idSchema });

@@ -11,6 +11,7 @@ import { MediaUsage1732240500000 } from './1732240500000-MediaUsage.js';
 import { AuthSessions1732240200000 } from './1732240200000-AuthSessions.js';
 import { SessionInbox1732240300000 } from './1732240300000-SessionInbox.js';
 import { ForeignReferences1732240100000 } from './1732240100000-ForeignReferences.js';
+import { DomainEvents1732240700000 } from './1732240700000-DomainEvents.js';
 
 /** Every migration, in order. Add new ones at the end. */
 export const migrations = [
@@ -27,4 +28,5 @@ export const migrations = [
   AuthSessions1732240200000,
   SessionInbox1732240300000,
   ForeignReferences1732240100000,
+  DomainEvents1732240700000,
 ];

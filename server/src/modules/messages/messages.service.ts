@@ -8,10 +8,10 @@ import type { OutboundContent, OutboundJob } from '../../whatsapp/hooks.js';
 import { mediaKindOf } from '../../whatsapp/media.js';
 import { enqueueOutbound } from '../../whatsapp/outbound.js';
 import type { MessageRef } from '../../whatsapp/port.js';
-import type { Change } from '../changes/change-log.js';
-import { withChanges } from '../changes/publish.js';
-import { loadTicket, ticketChange, type TicketView } from '../tickets/tickets.queries.js';
-import { assertCanOpen, type Viewer } from '../tickets/visibility.js';
+import type { Change } from '../changes/index.js';
+import { withChanges } from '../changes/index.js';
+import { loadTicket, ticketChange, type TicketView } from '../tickets/index.js';
+import { assertCanOpen, type Viewer } from '../tickets/index.js';
 import { loadMessage, messageChange, type MessageView } from './messages.queries.js';
 
 /** A WhatsApp id as Baileys makes them: '3EB0' and 18 uppercase hex characters. */

@@ -3,9 +3,6 @@ import { idParams, queueInput, queueUpdate, type CompanyEventPayload } from '@at
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { route } from '../../http/route.js';
-// The routing step and the timers register themselves with the pipeline and the worker.
-import '../routing/index.js';
-import '../timers/timers.js';
 import { QueueEntity } from './queue.entity.js';
 import { createQueue, listQueues, publicQueue, updateQueue } from './queues.service.js';
 import { receiveFile, removeAttachment, storeAttachment } from './upload.js';

@@ -6,10 +6,10 @@ import { logger } from '../../logger.js';
 import type { OutboundContent } from '../../whatsapp/hooks.js';
 import { mediaKindOf, mediaUrl, mimeOfExtension } from '../../whatsapp/media.js';
 import { enqueueOutbound } from '../../whatsapp/outbound.js';
-import { withChanges } from '../changes/publish.js';
-import { loadMessage, messageChange } from '../messages/messages.queries.js';
-import { chatTarget, markSendFailed, newWhatsappId } from '../messages/messages.service.js';
-import { loadTicket, ticketChange, ticketGone } from '../tickets/tickets.queries.js';
+import { withChanges } from '../changes/index.js';
+import { loadMessage, messageChange } from '../messages/index.js';
+import { chatTarget, markSendFailed, newWhatsappId } from '../messages/index.js';
+import { loadTicket, ticketChange, ticketGone } from '../tickets/index.js';
 
 export interface BotMedia {
   /** File name under the company's media folder. */

@@ -10,12 +10,12 @@ import type { AppContext } from '../../context.js';
 import { lockContactForWrite, lockTicketForWrite } from '../../db/transaction.js';
 import { AppError } from '../../http/errors.js';
 import { logger } from '../../logger.js';
-import type { Change } from '../changes/change-log.js';
-import { withChanges, type TicketChangeHints } from '../changes/publish.js';
-import { sendMessage } from '../messages/messages.service.js';
-import { startRating } from '../rating/rating.js';
-import { onTicketTransferred } from '../routing/notices.js';
-import { armTicketTimers } from '../timers/timers.js';
+import type { Change } from '../changes/index.js';
+import { withChanges, type TicketChangeHints } from '../changes/index.js';
+import { sendMessage } from '../messages/index.js';
+import { startRating } from '../rating/index.js';
+import { onTicketTransferred } from '../routing/index.js';
+import { armTicketTimers } from '../timers/index.js';
 import { loadTicket, ticketChange, ticketGone, type TicketView } from './tickets.queries.js';
 import { assertCanOpen, isAdmin, type Viewer } from './visibility.js';
 
