@@ -57,9 +57,11 @@ async function callRule(ctx: RoutingContext): Promise<Outcome> {
 
 /**
  * The rules in the order issue 5 lists them (calls and pending ratings come first); a thank-you
- * right after a rating joins the closed ticket before anything else (issue 13).
+ * right after a rating joins the closed ticket before anything else (issue 13). A function, not a
+ * constant: two rules come from the rating module, which imports this one back, so the list is
+ * read when used rather than at load.
  */
-export const RULES: ((ctx: RoutingContext) => Outcome | Promise<Outcome>)[] = [
+export const RULES = (): ((ctx: RoutingContext) => Outcome | Promise<Outcome>)[] => [
   afterRatingRule,
   callRule,
   ratingRule,
@@ -76,7 +78,7 @@ export async function routeInbound(app: AppContext, stored: StoredInbound): Prom
   if (stored.message.fromMe) return;
   const ctx = await routingContext(app, stored);
   if (!ctx) return;
-  for (const rule of RULES) if ((await rule(ctx)) === 'done') return;
+  for (const rule of RULES()) if ((await rule(ctx)) === 'done') return;
 }
 
 /** The `routing` consumer: a customer's message the session stored goes through the rules. */
