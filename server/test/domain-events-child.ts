@@ -2,7 +2,8 @@
 // server's database. Its handler records each attempt and writes its effect idempotently (one row
 // per event number). With CRASH_AT set, it stops inside the handler of that contact's event, after
 // the effect is written and before the cursor moves, says "inside" and waits to be killed.
-// Without, it says "started holding|waiting" (whether it got the consumer's lock), then "settled"
+// Without, it says "started holding|waiting <pid>" (whether it got the consumer's lock), then
+// "settled"
 // once the cursor has passed every event, and waits for SIGTERM.
 // Run with `npx tsx` and DATABASE_URL, REDIS_URL, REDIS_PREFIX set.
 import type { AppContext } from '../src/context.js';
@@ -29,7 +30,7 @@ const probe: DomainEventConsumer = {
         [event.seq, event.payload.contactId],
       );
       if (event.payload.contactId === crashAt) {
-        process.stdout.write('inside\n');
+        process.stdout.write(`inside ${process.pid}\n`);
         await new Promise<void>(() => undefined);
       }
     },
@@ -40,7 +41,7 @@ const pump = new DomainEventPump(app, [probe], { redisUrl: process.env.REDIS_URL
 if (crashAt !== undefined) void pump.start();
 else {
   await pump.start();
-  process.stdout.write(`started ${pump.holdsAll() ? 'holding' : 'waiting'}\n`);
+  process.stdout.write(`started ${pump.holdsAll() ? 'holding' : 'waiting'} ${process.pid}\n`);
   await pump.settled(60_000);
   process.stdout.write('settled\n');
 }

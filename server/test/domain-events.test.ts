@@ -140,7 +140,7 @@ describe('domain events', () => {
 
     // The first worker stops inside the handler of the 8th event, its effect written.
     const first = startChild({ CRASH_AT: String(ids[7]) });
-    await said(first, 'inside');
+    const firstPid = Number((await said(first, 'inside')).split(' ')[1]);
     const seqOf = async (contactId: number) =>
       (
         await q(
@@ -157,10 +157,12 @@ describe('domain events', () => {
     // While it holds the consumer, a second instance started beside it does not run it.
     const second = startChild({});
     const settled = said(second, 'settled');
-    expect(await said(second, 'started')).toBe('started waiting');
+    settled.catch(() => undefined); // awaited below; a failure before then is reported there
+    const [state, secondPid] = (await said(second, 'started')).split(' ').slice(1);
+    expect(state).toBe('waiting');
     const [{ others }] = await q(
       `SELECT count(*)::int AS others FROM probe_event_attempts WHERE pid <> $1`,
-      [first.pid],
+      [firstPid],
     );
     expect(others).toBe(0);
     await stop(first, 'SIGKILL');
@@ -178,6 +180,16 @@ describe('domain events', () => {
     );
     // At least once: the event being handled at the kill ran again; every other one ran once.
     expect(attempts).toEqual(ids.map((contactId, i) => ({ contactId, n: i === 7 ? 2 : 1 })));
+    // The first worker did the first eight; the second redid the eighth and did the rest.
+    const byPid = await q<{ pid: number; n: number }>(
+      `SELECT pid, count(*)::int AS n FROM probe_event_attempts a JOIN domain_events e USING (seq)
+        WHERE (e.payload->>'contactId') ~ '^10[0-9][0-9]$' GROUP BY pid ORDER BY pid = $1 DESC`,
+      [firstPid],
+    );
+    expect(byPid).toEqual([
+      { pid: firstPid, n: 8 },
+      { pid: Number(secondPid), n: 13 },
+    ]);
     const [after] = await q(`SELECT position::int AS position FROM domain_event_cursors
       WHERE consumer = 'probe'`);
     expect(after.position).toBeGreaterThanOrEqual(last);
