@@ -103,6 +103,24 @@ describe('domain events', () => {
     expect(rows).toEqual([{ companyId, type: 'contact.created', payload: { contactId: 900_002 } }]);
   });
 
+  it("the writers record their events under their own company (an agent's new contact)", async () => {
+    const a = await createCompanyWithAdmin(server);
+    const b = await createCompanyWithAdmin(server);
+    const made = await server.request('POST', '/contacts', {
+      token: a.admin.token,
+      body: { name: 'Evento', number: '5511977776666' },
+    });
+    expect(made.status).toBe(201);
+    const rows = await q(
+      `SELECT "companyId", type, payload FROM domain_events WHERE payload->>'contactId' = $1`,
+      [String(made.body.id)],
+    );
+    expect(rows).toEqual([
+      { companyId: a.companyId, type: 'contact.created', payload: { contactId: made.body.id } },
+    ]);
+    expect(rows.some((r) => r.companyId === b.companyId)).toBe(false);
+  });
+
   it('numbers events in the order they became visible: a late commit gets the later number', async () => {
     const slow = server.app.ds.createQueryRunner();
     await slow.connect();

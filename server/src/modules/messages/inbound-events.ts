@@ -40,3 +40,19 @@ export async function loadStoredInbound(
     ticketCreated: payload.ticketCreated,
   };
 }
+
+/** The `message.stored` event of a message we write to send (an agent's, the bot's). */
+export const outgoingStored = (
+  message: Pick<MessageView, 'id' | 'ticketId' | 'whatsappId'>,
+  origin: 'agent' | 'bot',
+): DomainEventInput => ({
+  type: 'message.stored',
+  payload: {
+    messageId: message.id,
+    ticketId: message.ticketId,
+    whatsappId: message.whatsappId ?? null,
+    fromMe: true,
+    origin,
+    ticketCreated: false,
+  },
+});

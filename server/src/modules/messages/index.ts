@@ -22,6 +22,6 @@ export const messagesModule = defineModule({
 
 // What other modules use (they import this module only through this file).
 export { type StoredInbound } from './inbound.js';
-export { loadStoredInbound } from './inbound-events.js';
+export { loadStoredInbound, outgoingStored } from './inbound-events.js';
 export { loadMessage, loadMessages, messageChange } from './messages.queries.js';
 export { chatTarget, markSendFailed, newWhatsappId, sendMessage } from './messages.service.js';

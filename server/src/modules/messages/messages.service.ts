@@ -8,9 +8,9 @@ import type { OutboundContent, OutboundJob } from '../../whatsapp/hooks.js';
 import { mediaKindOf } from '../../whatsapp/media.js';
 import { enqueueOutbound } from '../../whatsapp/outbound.js';
 import type { MessageRef } from '../../whatsapp/port.js';
-import type { Change } from '../changes/index.js';
 import { withChanges } from '../changes/index.js';
 import { loadTicket, ticketChange, type TicketView } from '../tickets/index.js';
+import { outgoingStored } from './inbound-events.js';
 import { assertCanOpen, type Viewer } from '../tickets/index.js';
 import { loadMessage, messageChange, type MessageView } from './messages.queries.js';
 
@@ -103,7 +103,7 @@ export async function sendMessage(
 
   const wid = newWhatsappId();
   let job: OutboundJob | undefined;
-  const message = await withChanges(app, companyId, async (tx, changes: Change[]) => {
+  const message = await withChanges(app, companyId, async (tx, changes) => {
     job = undefined;
     if (!(await lockTicketForWrite(tx, companyId, request.ticketId)))
       throw new AppError('ERR_NO_TICKET_FOUND');
@@ -146,6 +146,7 @@ export async function sendMessage(
     const stored = await loadMessage(tx, companyId, inserted.id);
     const updated = await loadTicket(tx, companyId, ticket.id);
     changes.push(ticketChange(updated), messageChange(stored, updated, 'create'));
+    changes.events.push(outgoingStored(stored, 'agent'));
     const contact = await contactOf(tx, ticket);
     const to = chatTarget(contact);
     const content: OutboundContent = request.media

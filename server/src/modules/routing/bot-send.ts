@@ -8,8 +8,8 @@ import { mediaKindOf, mediaUrl, mimeOfExtension } from '../../whatsapp/media.js'
 import { enqueueOutbound } from '../../whatsapp/outbound.js';
 import { withChanges } from '../changes/index.js';
 import { loadMessage, messageChange } from '../messages/index.js';
-import { chatTarget, markSendFailed, newWhatsappId } from '../messages/index.js';
-import { loadTicket, ticketChange, ticketGone } from '../tickets/index.js';
+import { chatTarget, markSendFailed, newWhatsappId, outgoingStored } from '../messages/index.js';
+import { loadTicket, ticketChange, ticketEvents, ticketGone } from '../tickets/index.js';
 
 export interface BotMedia {
   /** File name under the company's media folder. */
@@ -70,6 +70,7 @@ export async function sendBotMessage(
     const message = await loadMessage(tx, companyId, inserted.id);
     const updated = await loadTicket(tx, companyId, ticket.id);
     changes.push(ticketChange(updated), messageChange(message, updated, 'create'));
+    changes.events.push(outgoingStored(message, 'bot'));
     const [contact] = (await tx.query('SELECT number, lid, "isGroup" FROM contacts WHERE id = $1', [
       ticket.contactId,
     ])) as { number: string; lid: string | null; isGroup: boolean }[];
@@ -122,6 +123,7 @@ export async function setTicketQueue(
     const after = await loadTicket(tx, companyId, ticketId);
     if (after.queueId !== before.queueId) changes.push(ticketGone(ticketId, before.queueId));
     changes.push(ticketChange(after));
+    changes.events.push(...ticketEvents(before, after, 'system'));
   });
 }
 
@@ -145,6 +147,7 @@ export async function closeTicketBySystem(
     )) as [{ id: number }[], number];
     if (!rows.length) return false;
     changes.push(ticketChange(await loadTicket(tx, companyId, ticketId)));
+    changes.events.push({ type: 'ticket.closed', payload: { ticketId, by: 'system' } });
     return true;
   });
 }

@@ -20,3 +20,4 @@ export {
   type TicketView,
 } from './tickets.queries.js';
 export { assertCanOpen, feedViewer, isAdmin, loadViewer, type Viewer } from './visibility.js';
+export { ticketEvents } from './ticket-events.js';
