@@ -3,6 +3,8 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'crypto', 'child_process', 'http', 'net'];
+const moduleBoundary =
+  'Import another module only through its index.ts (re-export what you need there); see docs/new-module.md.';
 const restrict = (patterns, message) => ({
   'no-restricted-imports': ['error', { patterns: [{ group: patterns, message }] }],
 });
@@ -90,5 +92,52 @@ export default tseslint.config(
   {
     files: ['server/src/**/*.ts'],
     rules: restrict(['**/desktop/**', 'electron'], 'The server never imports the desktop app.'),
+  },
+  // A module is used only through its index.ts (its manifest and what it offers others). Tests may
+  // reach inside (they are exempt); source may not.
+  {
+    files: ['server/src/**/*.ts'],
+    ignores: ['**/*.test.ts', 'server/src/modules/*/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/desktop/**', 'electron'],
+              message: 'The server never imports the desktop app.',
+            },
+            { group: ['**/modules/*/*', '!**/modules/*/index.js'], message: moduleBoundary },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['server/src/modules/*/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/desktop/**', 'electron'],
+              message: 'The server never imports the desktop app.',
+            },
+            {
+              group: [
+                '../*/*',
+                '!../*/index.js',
+                '!../../**',
+                '**/modules/*/*',
+                '!**/modules/*/index.js',
+              ],
+              message: moduleBoundary,
+            },
+          ],
+        },
+      ],
+    },
   },
 );

@@ -7,10 +7,8 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner.js';
 import { loadConfig } from '../src/config.js';
-import '../src/modules/messages/inbound.js';
-import { postCommitSteps } from '../src/modules/messages/inbound.js';
 import { startServer } from '../src/server.js';
-import { sessionEventHandlers } from '../src/whatsapp/hooks.js';
+import type { DomainEventHandlers } from '../src/modules/changes/domain-events.js';
 import { pct } from './http.js';
 import { runInboundStep, setupInbound } from './inbound.js';
 
@@ -60,14 +58,22 @@ const server = await startServer(
     ADMIN_PASSWORD: superUser.password,
   }),
 );
-sessionEventHandlers.forEach((handler, i) => {
-  sessionEventHandlers[i] = (app, connection, event) => {
+const { sessionEvent, consumers } = server.app.hooks;
+sessionEvent.forEach((handler, i) => {
+  sessionEvent[i] = (app, connection, event) => {
     if (event.name === 'message') record('pickup', Date.now() - event.payload.timestamp);
     return timed(`handler ${event.name}`, () => handler(app, connection, event));
   };
 });
-postCommitSteps.forEach((step, i) => {
-  postCommitSteps[i] = (app, stored) => timed(`step ${step.name}`, () => step(app, stored));
+// The reactions to a stored message (routing, timers) are domain-event consumers now.
+consumers.forEach((consumer, i) => {
+  const on: Record<string, unknown> = {};
+  for (const [type, handle] of Object.entries(consumer.on)) {
+    const run = handle as (app: unknown, event: unknown) => Promise<void>;
+    on[type] = (app: unknown, event: unknown) =>
+      timed(`consumer ${consumer.name} ${type}`, () => run(app, event));
+  }
+  consumers[i] = { ...consumer, on: on as DomainEventHandlers };
 });
 
 const setup = await setupInbound(server.url, superUser, 20);

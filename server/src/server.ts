@@ -8,15 +8,15 @@ import { createDataSource, migrate } from './db/data-source.js';
 import { startEmbeddedPostgres } from './db/embedded.js';
 import { seed } from './db/seed.js';
 import { createHttpApp } from './http/app.js';
-import { workerStarters } from './jobs/bullmq.js';
 import { createRedis, ensureRedis } from './lib/redis.js';
 import { logger } from './logger.js';
 import { Mailer } from './mail/mailer.js';
-import { SettingsService } from './modules/settings/settings.service.js';
+import { modules } from './modules/index.js';
+import { hooksOf, workersOf } from './modules/manifest.js';
+import { SettingsService } from './modules/settings/index.js';
 import { Realtime } from './realtime/emitter.js';
 import { acceptConnections, createIo } from './realtime/io.js';
 import { followEndedSessions } from './realtime/revoke.js';
-import './modules/billing/index.js'; // billing's worker starter (invoice job)
 
 export interface RunningServer {
   app: AppContext;
@@ -96,6 +96,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       mailer,
       settings,
       prefix: config.REDIS_PREFIX,
+      hooks: hooksOf(modules),
     };
 
     if (config.ROLE !== 'api') {
@@ -104,7 +105,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
         // Together, so WhatsApp sessions release their leases at once for another worker.
         await Promise.all(started.map((s) => s.close()));
       });
-      for (const start of workerStarters) started.push(await start(app));
+      for (const start of workersOf(modules)) started.push(await start(app));
     }
 
     let url = '';

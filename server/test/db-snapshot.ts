@@ -2,7 +2,8 @@ import type { DataSource } from 'typeorm';
 
 /**
  * Tables that change behind the API: session keys, the change publisher's queue, a running
- * session's inbox, the send governor's pacing state and the durable jobs' firings.
+ * session's inbox, the send governor's pacing state, the durable jobs' firings and the
+ * domain-event consumers' cursors and numbering.
  */
 const SKIPPED = new Set([
   'migrations',
@@ -11,6 +12,8 @@ const SKIPPED = new Set([
   'session_inbox',
   'send_governor',
   'durable_jobs',
+  'domain_event_counter',
+  'domain_event_cursors',
 ]);
 /** Columns the workers and sessions move on their own (status, acks, presence, timestamps). */
 const VOLATILE = [
@@ -26,8 +29,14 @@ const VOLATILE = [
   'sessionEpoch',
   'number',
 ];
-/** Per table, columns a running session writes on its own (lease epoch, the number it reports). */
-const VOLATILE_OF: Record<string, string[]> = { whatsapps: ['sessionEpoch', 'number'] };
+/**
+ * Per table, columns written on their own: a running session's lease epoch and the number it
+ * reports; a domain event's number (given after commit, see modules/changes/domain-events.ts).
+ */
+const VOLATILE_OF: Record<string, string[]> = {
+  whatsapps: ['sessionEpoch', 'number'],
+  domain_events: ['seq'],
+};
 
 /**
  * A cheap fingerprint of every table: one md5 per table over its rows (volatile columns left

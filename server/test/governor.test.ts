@@ -9,7 +9,7 @@ import {
 } from '../src/modules/governor/index.js';
 import { localTime } from '@atende/shared';
 import { connectionQueue } from '../src/whatsapp/connection-queue.js';
-import { outboundResultHandlers, type OutboundResultHandler } from '../src/whatsapp/hooks.js';
+import type { OutboundResultHandler } from '../src/whatsapp/hooks.js';
 import { enqueueOutbound } from '../src/whatsapp/outbound.js';
 import { createCompanyWithAdmin } from './fixtures.js';
 import { startTestServer, type TestServer } from './harness.js';
@@ -57,11 +57,10 @@ const onResult: OutboundResultHandler = async (_app, job, result) => {
 };
 
 beforeAll(async () => {
-  outboundResultHandlers.push(onResult);
   server = await startTestServer({ SIMULATOR: 'on' });
+  server.app.hooks.outboundResult.push(onResult);
 });
 afterAll(async () => {
-  outboundResultHandlers.splice(outboundResultHandlers.indexOf(onResult), 1);
   await server?.close();
 });
 afterEach(() => setSendClock(server.app, undefined));

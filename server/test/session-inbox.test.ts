@@ -4,7 +4,6 @@
 // (not quarantined), and admins (only of that company) list the dead letters.
 import '../src/modules/messages/inbound.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sessionEventHandlers } from '../src/whatsapp/hooks.js';
 import type { InboxEntry } from '../src/whatsapp/hooks.js';
 import { appendLatency } from '../src/whatsapp/inbox.js';
 import type { PortEvent } from '../src/whatsapp/port.js';
@@ -37,8 +36,8 @@ const probe = async (_app: unknown, _c: unknown, event: PortEvent, entry?: Inbox
 };
 
 beforeAll(async () => {
-  sessionEventHandlers.unshift(probe);
   server = await startTestServer({ SIMULATOR: 'on' });
+  server.app.hooks.sessionEvent.unshift(probe);
   const company = await createCompanyWithAdmin(server);
   admin = company.admin;
   companyId = company.companyId;
@@ -48,7 +47,6 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  sessionEventHandlers.splice(sessionEventHandlers.indexOf(probe), 1);
   await server?.close();
 });
 

@@ -2,11 +2,6 @@
 // sends go out paced under our ids and survive a reconnect, media lands in the company's folder.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConnectionRef, MediaDownloadResult, OutboundResult } from '../src/whatsapp/hooks.js';
-import {
-  mediaResultHandlers,
-  outboundResultHandlers,
-  sessionEventHandlers,
-} from '../src/whatsapp/hooks.js';
 import { enqueueMediaDownload } from '../src/whatsapp/media.js';
 import { enqueueOutbound } from '../src/whatsapp/outbound.js';
 import type { PortEvent, PortMessage } from '../src/whatsapp/port.js';
@@ -39,15 +34,15 @@ const onMedia = async (_app: unknown, _job: unknown, result: MediaDownloadResult
 };
 
 beforeAll(async () => {
-  sessionEventHandlers.push(onEvent);
-  outboundResultHandlers.push(onResult);
-  mediaResultHandlers.push(onMedia);
   server = await startTestServer({
     SIMULATOR: 'on',
     OUTBOUND_BURST: '2',
     OUTBOUND_PER_MINUTE: '600',
     DATA_DIR: `/tmp/atende-media-test-${process.pid}`,
   });
+  server.app.hooks.sessionEvent.push(onEvent);
+  server.app.hooks.outboundResult.push(onResult);
+  server.app.hooks.mediaResult.push(onMedia);
   a = await createCompanyWithAdmin(server);
   b = await createCompanyWithAdmin(server);
   sim = new SimulatorClient(server.url, a.admin.token);
@@ -60,9 +55,6 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  sessionEventHandlers.splice(sessionEventHandlers.indexOf(onEvent), 1);
-  outboundResultHandlers.splice(outboundResultHandlers.indexOf(onResult), 1);
-  mediaResultHandlers.splice(mediaResultHandlers.indexOf(onMedia), 1);
   await server?.close();
   const { rm } = await import('node:fs/promises');
   await rm(`/tmp/atende-media-test-${process.pid}`, { recursive: true, force: true });

@@ -7,7 +7,7 @@ export function createDataSource(url: string, poolSize = 20): DataSource {
   return new DataSource({
     type: 'postgres',
     url,
-    entities,
+    entities: entities(),
     migrations,
     synchronize: false,
     migrationsRun: false,

@@ -3,9 +3,9 @@ import type { DataSource } from 'typeorm';
 import { GLOBAL_SETTING_DEFAULTS } from '@atende/shared';
 import type { Config } from '../config.js';
 import { logger } from '../logger.js';
-import { addDays } from '../modules/companies/companies.service.js';
-import { PLATFORM_COMPANY_ID, SettingsService } from '../modules/settings/settings.service.js';
-import { hashPassword } from '../modules/users/users.service.js';
+import { addDays } from '../modules/companies/index.js';
+import { PLATFORM_COMPANY_ID, SettingsService } from '../modules/settings/index.js';
+import { hashPassword } from '../modules/users/index.js';
 
 export interface SeededSuperUser {
   email: string;

@@ -6,25 +6,8 @@ import express, { type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
 import client from 'prom-client';
 import type { AppContext } from '../context.js';
-import { authRoutes } from '../modules/auth/auth.routes.js';
-import { companiesRoutes } from '../modules/companies/companies.routes.js';
-import { plansRoutes } from '../modules/plans/plans.routes.js';
-import { settingsRoutes } from '../modules/settings/settings.routes.js';
-import { usersRoutes } from '../modules/users/users.routes.js';
-import { contactsRoutes } from '../modules/contacts/contacts.routes.js';
-import { ticketsRoutes } from '../modules/tickets/tickets.routes.js';
-import { messagesRoutes } from '../modules/messages/messages.routes.js';
-import { syncRoutes } from '../modules/changes/sync.routes.js';
-import { tagsRoutes } from '../modules/tags/tags.routes.js';
-import { notesRoutes } from '../modules/notes/notes.routes.js';
-import { dashboardRoutes } from '../modules/dashboard/dashboard.routes.js';
-import { mediaRoutes } from '../modules/whatsapps/media.routes.js';
-import { whatsappsRoutes } from '../modules/whatsapps/whatsapps.routes.js';
-import { simulatorRoutes } from '../whatsapp/simulator/routes.js';
-import { queuesRoutes } from '../modules/queues/queues.routes.js';
-import { queueOptionsRoutes } from '../modules/queue-options/queue-options.routes.js';
-import { quickMessagesRoutes } from '../modules/quick-messages/quick-messages.routes.js';
-import { deadLettersRoutes } from '../whatsapp/dead-letters.routes.js';
+import { modules } from '../modules/index.js';
+import { routersOf } from '../modules/manifest.js';
 import { AppError, errorMiddleware } from './errors.js';
 import { metrics, systemRoutes } from './system.routes.js';
 
@@ -46,29 +29,8 @@ const measure: RequestHandler = (req, res, next) => {
   next();
 };
 
-/** Feature routers, in one list; later modules add theirs here. */
+/** A module's routes (`routers` in its manifest, `modules/index.ts`). */
 export type RouterFactory = (app: AppContext) => express.Router;
-export const routers: RouterFactory[] = [
-  authRoutes,
-  companiesRoutes,
-  plansRoutes,
-  usersRoutes,
-  settingsRoutes,
-  contactsRoutes,
-  ticketsRoutes,
-  messagesRoutes,
-  syncRoutes,
-  tagsRoutes,
-  notesRoutes,
-  dashboardRoutes,
-  whatsappsRoutes,
-  simulatorRoutes,
-  mediaRoutes,
-  queuesRoutes,
-  queueOptionsRoutes,
-  quickMessagesRoutes,
-  deadLettersRoutes,
-];
 
 /** A CSP source for this request's own host over a websocket scheme (`ws://host:port`). */
 const sameHostSocket =
@@ -129,7 +91,7 @@ export function createHttpApp(app: AppContext): Express {
   const webDir = app.config.WEB_DIR;
   if (webDir && existsSync(path.join(webDir, 'index.html'))) server.use(...webApp(webDir));
 
-  for (const factory of routers) server.use(factory(app));
+  for (const factory of routersOf(modules)) server.use(factory(app));
 
   server.use((_req, _res, next) => next(new AppError('ERR_NOT_FOUND')));
   server.use(errorMiddleware);

@@ -12,7 +12,7 @@ import type { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { AppError, ValidationError } from './errors.js';
 import { TenantScope } from './tenant.js';
-import { verifyAccessToken, type AuthUser } from '../modules/auth/tokens.js';
+import { verifyAccessToken, type AuthUser } from '../modules/auth/index.js';
 
 export type { Access };
 

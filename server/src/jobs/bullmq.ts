@@ -26,6 +26,8 @@ export function startWorker(
   return worker;
 }
 
-/** What the worker role runs: each feature registers a starter returning what to close. */
+/**
+ * What the worker role runs: a module lists its starters in its manifest (`workers`); each
+ * returns what to close.
+ */
 export type WorkerStarter = (app: AppContext) => Promise<{ close: () => Promise<void> }>;
-export const workerStarters: WorkerStarter[] = [];

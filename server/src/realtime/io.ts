@@ -12,7 +12,7 @@ import {
 } from '@atende/shared';
 import type { AppContext } from '../context.js';
 import { logger } from '../logger.js';
-import { verifyAccessToken } from '../modules/auth/tokens.js';
+import { verifyAccessToken } from '../modules/auth/index.js';
 import { placeSocket, socketAccess, type SocketData } from './access.js';
 import type { SocketViewer } from './rooms.js';
 import { trackTicketSubscriptions } from './subscriptions.js';

@@ -4,7 +4,7 @@
 import { roomOfCompany, roomOfUser } from '@atende/shared';
 import type { Redis } from 'ioredis';
 import type { AppContext } from '../context.js';
-import { sessionsEnded, sessionsEndedChannel } from '../modules/auth/sessions.js';
+import { sessionsEnded, sessionsEndedChannel } from '../modules/auth/index.js';
 import { logger } from '../logger.js';
 import { recheckSocket, type RoomedSocket } from './access.js';
 

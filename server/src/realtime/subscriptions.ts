@@ -2,7 +2,7 @@ import type { Socket } from 'socket.io';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { logger } from '../logger.js';
-import { assertCanOpen, loadViewer } from '../modules/tickets/visibility.js';
+import { assertCanOpen, loadViewer } from '../modules/tickets/index.js';
 import { placeSocket, socketAccess, type SocketData } from './access.js';
 
 type Ack = (answer: { ok: boolean; error?: string }) => void;

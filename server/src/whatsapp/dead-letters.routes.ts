@@ -5,7 +5,7 @@ import { whatsappEndpoints as api } from '@atende/shared';
 import { LessThan } from 'typeorm';
 import type { AppContext } from '../context.js';
 import { serve } from '../http/route.js';
-import { WhatsappEntity } from '../modules/whatsapps/whatsapp.entity.js';
+import { WhatsappEntity } from '../modules/whatsapps/index.js';
 import { DeadLetterEntity } from './dead-letter.entity.js';
 
 export function deadLettersRoutes(app: AppContext): Router {

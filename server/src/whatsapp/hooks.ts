@@ -1,6 +1,7 @@
 // The seam between WhatsApp sessions and the features that use them. Sessions (sessions.ts) call
-// the event handlers; features (the inbound pipeline, routing) register them. Features send
-// through `enqueueOutbound` (outbound.ts) and learn the outcome through the result handlers.
+// the event handlers; features declare them in their module manifest (`listeners`), and the server
+// collects them in module order into `app.hooks`. Features send through `enqueueOutbound`
+// (outbound.ts) and learn the outcome through the result handlers.
 import type { AppContext } from '../context.js';
 import type {
   ContactCard,
@@ -38,7 +39,6 @@ export type SessionEventHandler = (
   event: PortEvent,
   entry?: InboxEntry,
 ) => Promise<void>;
-export const sessionEventHandlers: SessionEventHandler[] = [];
 
 export type OutboundContent =
   | { kind: 'text'; body: string }
@@ -80,7 +80,6 @@ export type OutboundResultHandler = (
   job: OutboundJob,
   result: OutboundResult,
 ) => Promise<void>;
-export const outboundResultHandlers: OutboundResultHandler[] = [];
 
 /**
  * Finds the `providerPayload` stored with a message we sent (SentMessage.providerPayload), so a
@@ -91,7 +90,6 @@ export type ProviderPayloadLookup = (
   connection: ConnectionRef,
   ref: MessageRef,
 ) => Promise<string | undefined>;
-export const providerPayloadLookups: ProviderPayloadLookup[] = [];
 
 /** A job that downloads an inbound message's media into $DATA_DIR/media (see media.ts). */
 export interface MediaDownloadJob extends ConnectionRef {
@@ -119,4 +117,3 @@ export type MediaResultHandler = (
   job: MediaDownloadJob,
   result: MediaDownloadResult,
 ) => Promise<void>;
-export const mediaResultHandlers: MediaResultHandler[] = [];

@@ -14,7 +14,7 @@ import { AppError } from '../http/errors.js';
 import { logger } from '../logger.js';
 import { connectionQueue } from './connection-queue.js';
 import { recordMedia } from './media-quota.js';
-import { mediaResultHandlers, type MediaDownloadJob, type MediaDownloadResult } from './hooks.js';
+import type { MediaDownloadJob, MediaDownloadResult } from './hooks.js';
 import type { OutboundMedia, WhatsAppProvider } from './port.js';
 
 const run = promisify(execFile);
@@ -201,7 +201,7 @@ export async function enqueueMediaDownload(
 }
 
 async function notify(app: AppContext, job: MediaDownloadJob, result: MediaDownloadResult) {
-  for (const handler of mediaResultHandlers) {
+  for (const handler of app.hooks.mediaResult) {
     await handler(app, job, result).catch((err: unknown) =>
       logger.error({ err, whatsappId: job.whatsappId }, 'media result handler failed'),
     );

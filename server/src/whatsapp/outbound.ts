@@ -15,7 +15,7 @@ import {
   type Lane,
 } from '../modules/governor/index.js';
 import { connectionQueue } from './connection-queue.js';
-import { outboundResultHandlers, type OutboundJob, type OutboundResult } from './hooks.js';
+import type { OutboundJob, OutboundResult } from './hooks.js';
 import { mediaKindOf, resolveMediaPath, toVoiceNote } from './media.js';
 import type { SentMessage, WhatsAppProvider } from './port.js';
 
@@ -80,7 +80,7 @@ export async function takeSendToken(app: AppContext, whatsappId: number): Promis
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function notify(app: AppContext, job: OutboundJob, result: OutboundResult) {
-  for (const handler of outboundResultHandlers) {
+  for (const handler of app.hooks.outboundResult) {
     // A handler failure must not make the job retry: the message is already out.
     await handler(app, job, result).catch((err: unknown) =>
       logger.error({ err, whatsappId: job.whatsappId }, 'outbound result handler failed'),

@@ -3,7 +3,7 @@ import type { AppContext } from '../context.js';
 import { logger } from '../logger.js';
 import { BaileysProvider } from './baileys/adapter.js';
 import { PgAuthStore } from './baileys/pg-auth-store.js';
-import { providerPayloadLookups, type ConnectionRef } from './hooks.js';
+import type { ConnectionRef } from './hooks.js';
 import type { MessageRef, WhatsAppProvider } from './port.js';
 import { createSimulatorProvider } from './simulator/index.js';
 
@@ -13,7 +13,7 @@ export interface ProviderNeeds {
 }
 
 async function lookupPayload(app: AppContext, connection: ConnectionRef, ref: MessageRef) {
-  for (const lookup of providerPayloadLookups) {
+  for (const lookup of app.hooks.providerPayloadLookup) {
     const payload = await lookup(app, connection, ref);
     if (payload) return payload;
   }

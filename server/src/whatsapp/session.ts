@@ -5,8 +5,8 @@
 import { performance } from 'node:perf_hooks';
 import type { AppContext } from '../context.js';
 import { logger } from '../logger.js';
-import { startConnectionWorker, type ConnectionWorker } from './connection-queue.js';
-import { sessionEventHandlers, type ConnectionRef, type InboxEntry } from './hooks.js';
+import { startConnectionWorker, type ConnectionWorker } from './connection-worker.js';
+import type { ConnectionRef, InboxEntry } from './hooks.js';
 import {
   APPEND_BATCH,
   appendInbox,
@@ -240,7 +240,7 @@ export class RunningSession {
     const entry: InboxEntry = { id: row.id, settled: false };
     let poison = 0;
     let transient = 0;
-    for (const handler of sessionEventHandlers) {
+    for (const handler of this.app.hooks.sessionEvent) {
       for (;;) {
         try {
           await handler(this.app, this.ref, event, entry);
@@ -308,7 +308,7 @@ export class RunningSession {
     });
     if (!written) return this.end('lost');
     this.worker.setConnected(event.payload.status === 'CONNECTED');
-    for (const handler of sessionEventHandlers) {
+    for (const handler of this.app.hooks.sessionEvent) {
       await handler(this.app, this.ref, event).catch((err: unknown) =>
         logger.error({ err, whatsappId: this.whatsappId }, 'status event handler failed'),
       );

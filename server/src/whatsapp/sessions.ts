@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
 import type { AppContext } from '../context.js';
-import { workerStarters } from '../jobs/bullmq.js';
+import type { WorkerStarter } from '../jobs/bullmq.js';
 import { createRedis } from '../lib/redis.js';
 import { logger } from '../logger.js';
 import { closeConnectionQueues } from './connection-queue.js';
@@ -210,7 +210,8 @@ const managers = new WeakMap<AppContext, SessionManager>();
 /** The manager of this process, when it runs the worker role. */
 export const sessionManagerOf = (app: AppContext) => managers.get(app);
 
-workerStarters.push(async (app) => {
+/** Runs this process's WhatsApp sessions (worker role; the `whatsapp` manifest lists it). */
+export const startSessionManager: WorkerStarter = async (app) => {
   const leaseMs = app.config.SESSION_LEASE_MS;
   const manager = new SessionManager(app, {
     leaseMs,
@@ -227,4 +228,4 @@ workerStarters.push(async (app) => {
       await closeConnectionQueues(app);
     },
   };
-});
+};

@@ -3,7 +3,6 @@ import { CALLS_DISABLED_MESSAGE } from '../../src/modules/routing/index.js';
 import { setClock } from '../../src/modules/routing/clock.js';
 import { onTicketTransferred, transferNotice } from '../../src/modules/routing/notices.js';
 import { sweepDueTimers } from '../../src/modules/timers/timers.js';
-import { sessionEventHandlers } from '../../src/whatsapp/hooks.js';
 import { startTestServer, type TestServer } from '../harness.js';
 import { customerMessage } from '../ticketing/fixtures.js';
 import { customer, scene, ticketOf, type Scene } from './scenario.js';
@@ -207,7 +206,7 @@ describe('greeting on accept, transfer notice, calls', () => {
     const c = customer(s, p);
     const call = async () => {
       const event = customerMessage(s.whatsappId, p, { type: 'call_log', body: '' });
-      for (const handler of sessionEventHandlers) {
+      for (const handler of server.app.hooks.sessionEvent) {
         await handler(
           server.app,
           { companyId: s.companyId, whatsappId: s.whatsappId },

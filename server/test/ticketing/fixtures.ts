@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { io as connectSocket, type Socket } from 'socket.io-client';
 import type { PortEvent, PortMessage } from '../../src/whatsapp/port.js';
-import { sessionEventHandlers } from '../../src/whatsapp/hooks.js';
+import { domainEventsSettled } from '../../src/modules/changes/domain-events.js';
 import { createCompanyWithAdmin } from '../fixtures.js';
 import type { Session, TestServer } from '../harness.js';
 import { validatePayloads } from '../socket-client.js';
@@ -97,11 +97,15 @@ export function customerMessage(
   };
 }
 
-/** Feeds one event to every registered session handler, as a session does. */
+/**
+ * Feeds one event to every session listener, as a session does, then waits until the domain-event
+ * consumers (routing, timers) have handled what it stored.
+ */
 export async function deliver(server: TestServer, t: Tenant, event: PortEvent): Promise<void> {
-  for (const handler of sessionEventHandlers) {
+  for (const handler of server.app.hooks.sessionEvent) {
     await handler(server.app, { companyId: t.companyId, whatsappId: t.whatsappId }, event);
   }
+  await domainEventsSettled(server.app);
 }
 
 export function socketOf(server: TestServer, token: string): Promise<Socket> {

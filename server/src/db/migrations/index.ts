@@ -12,6 +12,7 @@ import { AuthSessions1732240200000 } from './1732240200000-AuthSessions.js';
 import { SessionInbox1732240300000 } from './1732240300000-SessionInbox.js';
 import { ForeignReferences1732240100000 } from './1732240100000-ForeignReferences.js';
 import { Billing1732241000000 } from './1732241000000-Billing.js';
+import { DomainEvents1732240700000 } from './1732240700000-DomainEvents.js';
 
 /** Every migration, in order. Add new ones at the end. */
 export const migrations = [
@@ -29,4 +30,5 @@ export const migrations = [
   SessionInbox1732240300000,
   ForeignReferences1732240100000,
   Billing1732241000000,
+  DomainEvents1732240700000,
 ];

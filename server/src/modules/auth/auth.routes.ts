@@ -11,9 +11,9 @@ import { AppError } from '../../http/errors.js';
 import { bearer, serve } from '../../http/route.js';
 import { logger } from '../../logger.js';
 import { endUserSockets, refreshUserSockets } from '../../realtime/revoke.js';
-import { CompanyEntity } from '../companies/company.entity.js';
-import { UserEntity } from '../users/user.entity.js';
-import { hashPassword, sessionUser, verifyPassword } from '../users/users.service.js';
+import { CompanyEntity } from '../companies/index.js';
+import { UserEntity } from '../users/index.js';
+import { hashPassword, sessionUser, verifyPassword } from '../users/index.js';
 import {
   afterLoginFailure,
   afterLoginSuccess,

@@ -6,7 +6,7 @@ import { DEFAULT_TIME_ZONE, localDay, type SubscriptionAnswer } from '@atende/sh
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import type { TenantScope } from '../../http/tenant.js';
-import { CompanyEntity } from '../companies/company.entity.js';
+import { CompanyEntity } from '../companies/index.js';
 import { billingNow } from './clock.js';
 import { InvoiceEntity } from './entities.js';
 import { activeProvider } from './provider-config.js';

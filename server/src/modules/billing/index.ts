@@ -1,7 +1,9 @@
-// Billing's registrations: the daily invoice job runs in the worker role. Imported for its side
-// effect from src/server.ts (until module manifests replace these pushes).
-import { workerStarters, type WorkerStarter } from '../../jobs/bullmq.js';
+// Billing: invoices, Pix checkout and payments. The daily invoice job and the charge check run in
+// the worker role.
+import type { WorkerStarter } from '../../jobs/bullmq.js';
 import { startDurableJobs } from '../../jobs/durable.js';
+import { defineModule } from '../manifest.js';
+import { billingEntities } from './entities.js';
 import { ensureInvoiceJob, invoiceJobs } from './invoices.js';
 import { chargeCheckJobs } from './reconcile.js';
 
@@ -10,7 +12,11 @@ export const startBilling: WorkerStarter = async (app) => {
   return startDurableJobs(app, [...invoiceJobs, ...chargeCheckJobs]);
 };
 
-if (!workerStarters.includes(startBilling)) workerStarters.push(startBilling);
+export const billingModule = defineModule({
+  name: 'billing',
+  entities: billingEntities,
+  workers: [startBilling],
+});
 
 export { listInvoices, generateInvoices, invoiceJob, INVOICE_LEAD_DAYS } from './invoices.js';
 export { checkoutInvoice } from './checkout.js';

@@ -14,7 +14,7 @@ import type { AppContext } from '../../context.js';
 import { pageOf } from '../../http/paging.js';
 import type { TenantScope } from '../../http/tenant.js';
 import { defineDurableJob, scheduleDurable, type DurableJob } from '../../jobs/durable.js';
-import { PLATFORM_COMPANY_ID } from '../settings/settings.service.js';
+import { PLATFORM_COMPANY_ID } from '../settings/index.js';
 import { billingNow } from './clock.js';
 import { InvoiceEntity, type Invoice } from './entities.js';
 

@@ -2,7 +2,7 @@
 // `static-pix` (the platform's own key, confirmed by hand by the super user) and `asaas` (dynamic
 // charges, authenticated webhooks, re-read before they count).
 import type { BillingProviderKind } from '@atende/shared';
-import type { Company } from '../companies/company.entity.js';
+import type { Company } from '../companies/index.js';
 import type { Invoice } from './entities.js';
 
 export interface ChargeSubject {

@@ -1,5 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { ChangeEntity, ChangePayload, FeedPageAnswer } from '@atende/shared';
+import type { DomainEventInput } from './domain-events.js';
 
 export type { ChangeEntity } from '@atende/shared';
 
@@ -20,6 +21,14 @@ export interface ChangeOf<E extends ChangeEntity> {
 export type Change = { [E in ChangeEntity]: ChangeOf<E> }[ChangeEntity];
 
 type Db = DataSource | EntityManager;
+
+/**
+ * What a writer's transaction collects: its change-feed rows and the domain events other parts
+ * react to (`domain-events.ts`); both are written before it commits.
+ */
+export type ChangeList = Change[] & { events: DomainEventInput[] };
+
+export const newChangeList = (): ChangeList => Object.assign([] as Change[], { events: [] });
 
 /** A change written by a transaction and not numbered yet (see sequencer.ts). */
 export type PendingChange = Change & { pendingId: number };

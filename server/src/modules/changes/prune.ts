@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context.js';
-import { workerStarters, type WorkerStarter } from '../../jobs/bullmq.js';
+import type { WorkerStarter } from '../../jobs/bullmq.js';
 import { logger } from '../../logger.js';
 import { pruneChanges } from './change-log.js';
 
@@ -16,5 +16,3 @@ export const startChangePruner: WorkerStarter = async (app: AppContext) => {
   timer.unref();
   return { close: async () => clearInterval(timer) };
 };
-
-if (!workerStarters.includes(startChangePruner)) workerStarters.push(startChangePruner);

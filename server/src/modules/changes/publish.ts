@@ -3,9 +3,15 @@ import type { EntityManager } from 'typeorm';
 import type { AppContext } from '../../context.js';
 import { withRetry } from '../../db/transaction.js';
 import { listRoomsLeft, type TicketPlacement } from '../../realtime/rooms.js';
-import { workerStarters } from '../../jobs/bullmq.js';
-import { mediaBase, withSignedPayload } from '../whatsapps/media-links.js';
-import { recordChanges, type Change, type PendingChange } from './change-log.js';
+import { mediaBase, withSignedPayload } from '../whatsapps/index.js';
+import {
+  newChangeList,
+  recordChanges,
+  type Change,
+  type ChangeList,
+  type PendingChange,
+} from './change-log.js';
+import { domainEventsWritten, recordDomainEvents } from './domain-events.js';
 import { sequencerOf, startChangeSweeper } from './sequencer.js';
 
 /**
@@ -89,16 +95,22 @@ export const publishCommitted = (app: AppContext, companyId: number, pending: Pe
 export async function commitWithChanges<T>(
   app: AppContext,
   companyId: number,
-  work: (tx: EntityManager, changes: Change[]) => Promise<T>,
+  work: (tx: EntityManager, changes: ChangeList) => Promise<T>,
 ): Promise<{ value: T; published: Promise<void> }> {
   // A transaction aborted by a deadlock or serialization failure runs again (bounded, jittered).
-  const { value, pending } = await withRetry(() =>
+  const { value, pending, events } = await withRetry(() =>
     app.ds.transaction(async (tx) => {
-      const changes: Change[] = [];
+      const changes = newChangeList();
       const result = await work(tx, changes);
-      return { value: result, pending: await recordChanges(tx, companyId, changes) };
+      await recordDomainEvents(tx, companyId, changes.events);
+      return {
+        value: result,
+        pending: await recordChanges(tx, companyId, changes),
+        events: changes.events.length,
+      };
     }),
   );
+  if (events) domainEventsWritten(app);
   return { value, published: sequencer(app).sequence(companyId, pending) };
 }
 
@@ -109,12 +121,12 @@ export async function commitWithChanges<T>(
 export async function withChanges<T>(
   app: AppContext,
   companyId: number,
-  work: (tx: EntityManager, changes: Change[]) => Promise<T>,
+  work: (tx: EntityManager, changes: ChangeList) => Promise<T>,
 ): Promise<T> {
   const { value, published } = await commitWithChanges(app, companyId, work);
   await published;
   return value;
 }
 
-const sweeper = startChangeSweeper(sequencer);
-if (!workerStarters.includes(sweeper)) workerStarters.push(sweeper);
+/** Numbers what crashed writers left pending (a worker starter, see the module's manifest). */
+export const changeSweeper = startChangeSweeper(sequencer);

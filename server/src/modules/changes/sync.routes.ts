@@ -2,10 +2,9 @@ import { Router } from 'express';
 import { syncEndpoints as api } from '@atende/shared';
 import type { AppContext } from '../../context.js';
 import { serve } from '../../http/route.js';
-import { feedViewer, loadViewer } from '../tickets/visibility.js';
-import { mediaBase, withSignedPayload } from '../whatsapps/media-links.js';
+import { feedViewer, loadViewer } from '../tickets/index.js';
+import { mediaBase, withSignedPayload } from '../whatsapps/index.js';
 import { readChanges } from './change-log.js';
-import './prune.js';
 
 /** `GET /sync/changes?after=N&limit=`: what a client missed, in order, or `resetRequired`. */
 export function syncRoutes(app: AppContext): Router {

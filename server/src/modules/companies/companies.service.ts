@@ -7,10 +7,10 @@ import {
 } from '@atende/shared';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
-import { PlanEntity } from '../plans/plan.entity.js';
-import { SettingsService } from '../settings/settings.service.js';
-import { UserEntity } from '../users/user.entity.js';
-import { hashPassword } from '../users/users.service.js';
+import { PlanEntity } from '../plans/index.js';
+import { SettingsService } from '../settings/index.js';
+import { UserEntity } from '../users/index.js';
+import { hashPassword } from '../users/index.js';
 import { CompanyEntity, type Company } from './company.entity.js';
 
 const DAY_MS = 86_400_000;

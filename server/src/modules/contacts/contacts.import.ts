@@ -3,7 +3,7 @@ import ExcelJS from 'exceljs';
 import { contactInput } from '@atende/shared';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
-import { withChanges } from '../changes/publish.js';
+import { withChanges } from '../changes/index.js';
 import { insertContact } from './contacts.service.js';
 
 export interface ImportRow {

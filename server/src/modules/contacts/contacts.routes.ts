@@ -5,7 +5,7 @@ import { AppError } from '../../http/errors.js';
 import { serve } from '../../http/route.js';
 import { csvCell } from '../../http/spreadsheet-cell.js';
 import { discardUploads, receiveUploads } from '../../whatsapp/media-upload.js';
-import { withChanges } from '../changes/publish.js';
+import { withChanges } from '../changes/index.js';
 import {
   IMPORT_MAX_BYTES,
   importContacts,

@@ -1,7 +1,7 @@
 import type { ContactInput, ContactUpdate } from '@atende/shared';
 import type { DataSource, EntityManager } from 'typeorm';
 import { AppError } from '../../http/errors.js';
-import type { Change, ChangeOf } from '../changes/change-log.js';
+import type { Change, ChangeList, ChangeOf } from '../changes/index.js';
 
 type Db = DataSource | EntityManager;
 
@@ -87,7 +87,7 @@ export async function insertContact(
   db: EntityManager,
   companyId: number,
   input: ContactInput,
-  changes: Change[],
+  changes: ChangeList,
 ): Promise<ContactView | null> {
   const [row] = (await db.query(
     `INSERT INTO contacts ("companyId", name, number, email) VALUES ($1, $2, $3, $4)
@@ -98,6 +98,7 @@ export async function insertContact(
   await replaceExtraInfo(db, row.id, input.extraInfo);
   const contact = await loadContact(db, companyId, row.id);
   changes.push(contactChange(contact, 'create'));
+  changes.events.push({ type: 'contact.created', payload: { contactId: row.id } });
   return contact;
 }
 

@@ -1,7 +1,6 @@
 import type { EntityManager } from 'typeorm';
-import type { Change } from '../changes/change-log.js';
-import { moveTicketsToContact } from '../tickets/ticket-writes.js';
-import { ticketGone } from '../tickets/tickets.queries.js';
+import type { Change, ChangeList } from '../changes/index.js';
+import { moveTicketsToContact, ticketGone } from '../tickets/index.js';
 import { contactChange, loadContact } from './contacts.service.js';
 
 export interface ContactIdentity {
@@ -76,7 +75,7 @@ export async function upsertContact(
   tx: EntityManager,
   companyId: number,
   identity: ContactIdentity,
-  changes: Change[],
+  changes: ChangeList,
   options: { create?: boolean } = {},
 ): Promise<number | undefined> {
   const phone = identity.phone || undefined;
@@ -106,6 +105,7 @@ export async function upsertContact(
     // Another session inserted it meanwhile: the session retries the event and finds it.
     if (!created) throw new Error('contact inserted concurrently; retry');
     changes.push(contactChange(await loadContact(tx, companyId, created.id), 'create'));
+    changes.events.push({ type: 'contact.created', payload: { contactId: created.id } });
     return created.id;
   }
 

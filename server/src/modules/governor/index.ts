@@ -1,6 +1,6 @@
 // The send governor (issue 12 item 7): per-connection pacing of bulk sends, shared by every
 // outbound path through whatsapp/outbound.ts. Replies in a conversation use the 'agent' lane.
-import { sessionEventHandlers } from '../../whatsapp/hooks.js';
+import { defineModule } from '../manifest.js';
 import { breakOnDisconnect } from './governor.js';
 
 export {
@@ -22,5 +22,10 @@ export {
   type SendPolicy,
 } from './policy.js';
 
-// Registered once, like the other session listeners (the module manifest will list it).
-if (!sessionEventHandlers.includes(breakOnDisconnect)) sessionEventHandlers.push(breakOnDisconnect);
+/** Opens the breaker when a connection drops (a session listener). */
+export const governorModule = defineModule({
+  name: 'governor',
+  listeners: {
+    sessionEvent: [(app, connection, event) => breakOnDisconnect(app, connection, event)],
+  },
+});

@@ -9,15 +9,16 @@ import type { AppContext } from '../../context.js';
 import type { ConnectionRef, InboxEntry } from '../../whatsapp/hooks.js';
 import { settleInboxSql } from '../../whatsapp/inbox.js';
 import { storedMediaType, type PortMessage } from '../../whatsapp/port.js';
+import { pendingInsertSql, pendingJson, withPendingIds, type Change } from '../changes/index.js';
+import { domainEventInsertSql, domainEventJson, domainEventsWritten } from '../changes/index.js';
+import { publishCommitted } from '../changes/index.js';
 import {
-  pendingInsertSql,
-  pendingJson,
-  withPendingIds,
-  type Change,
-} from '../changes/change-log.js';
-import { publishCommitted } from '../changes/publish.js';
-import { inboundCountersSql } from '../tickets/ticket-writes.js';
-import { TICKET_VIEW_SQL, ticketChange, type TicketView } from '../tickets/tickets.queries.js';
+  inboundCountersSql,
+  TICKET_VIEW_SQL,
+  ticketChange,
+  type TicketView,
+} from '../tickets/index.js';
+import { storedEvent } from './inbound-events.js';
 import { MESSAGE_VIEW_SQL, messageChange, type MessageView } from './messages.queries.js';
 
 interface Client {
@@ -31,8 +32,10 @@ export interface FastStored {
   published: Promise<void>;
 }
 
-const INSERTED_MESSAGE_VIEW = MESSAGE_VIEW_SQL.replace('FROM messages m', 'FROM ins m');
-const UPDATED_TICKET_VIEW = TICKET_VIEW_SQL.replace('FROM tickets t', 'FROM upd t');
+// Functions, not constants: read at load, another module's constant may not be set yet (import
+// cycles between modules).
+const INSERTED_MESSAGE_VIEW = () => MESSAGE_VIEW_SQL.replace('FROM messages m', 'FROM ins m');
+const UPDATED_TICKET_VIEW = () => TICKET_VIEW_SQL.replace('FROM tickets t', 'FROM upd t');
 
 /** Whether the message can take the fast path at all (the rest is decided by what SQL finds). */
 export const fastEligible = (msg: PortMessage) =>
@@ -84,14 +87,14 @@ export async function storeFast(
                ${at}::timestamptz
           FROM tickets t WHERE t.id = (${openTicket})
         ON CONFLICT ("companyId", "whatsappId", wid, "fromMe") DO NOTHING RETURNING *)
-      ${INSERTED_MESSAGE_VIEW};
+      ${INSERTED_MESSAGE_VIEW()};
       WITH upd AS (${inboundCountersSql({
         ticket: `(${openTicket})`,
         at: `${at}::timestamptz`,
         body,
         unread: String(unread),
       })})
-      ${UPDATED_TICKET_VIEW};`)) as { rows: unknown[] }[];
+      ${UPDATED_TICKET_VIEW()};`)) as { rows: unknown[] }[];
     const contacts = results[2]!.rows as { name: string; number: string; lid: string | null }[];
     const [message] = results[4]!.rows as MessageView[];
     const [ticket] = results[5]!.rows as TicketView[];
@@ -111,10 +114,13 @@ export async function storeFast(
       return undefined;
     }
     const changes: Change[] = [ticketChange(ticket), messageChange(message, ticket, 'create')];
+    const events = domainEventJson([storedEvent(message, whatsappId, false)]);
     const [inserted] = (await client.query(
-      `${pendingInsertSql(String(companyId), lit(pendingJson(changes)))}; COMMIT;`,
+      `${pendingInsertSql(String(companyId), lit(pendingJson(changes)))};
+       ${domainEventInsertSql(String(companyId), lit(events))}; COMMIT;`,
     )) as { rows: { id: number }[] }[];
     open = false;
+    domainEventsWritten(app);
     const pending = withPendingIds(changes, inserted!.rows);
     return { message, ticket, published: publishCommitted(app, companyId, pending) };
   } catch (err) {

@@ -3,31 +3,26 @@
 // ticket counters → change feed); socket events, media jobs and routing run after commit.
 import type { AppContext } from '../../context.js';
 import { logger } from '../../logger.js';
-import {
-  mediaResultHandlers,
-  sessionEventHandlers,
-  type ConnectionRef,
-  type InboxEntry,
-} from '../../whatsapp/hooks.js';
+import type { ConnectionRef, InboxEntry } from '../../whatsapp/hooks.js';
 import { settleInbox } from '../../whatsapp/inbox.js';
 import { enqueueMediaDownload } from '../../whatsapp/media.js';
 import { storedMediaType, type PortEvent, type PortMessage } from '../../whatsapp/port.js';
-import { upsertContact } from '../contacts/identities.js';
-import { commitWithChanges } from '../changes/publish.js';
+import { upsertContact } from '../contacts/index.js';
+import { commitWithChanges } from '../changes/index.js';
+import { storedEvent } from './inbound-events.js';
 import { fastEligible, storeFast } from './inbound-fast.js';
-import { inboundCountersSql, upgradeInboundPreview } from '../tickets/ticket-writes.js';
+import { inboundCountersSql, upgradeInboundPreview } from '../tickets/index.js';
 import {
   findOrCreateTicket,
   loadTicket,
   TICKET_VIEW_SQL,
   ticketChange,
   type TicketView,
-} from '../tickets/tickets.queries.js';
+} from '../tickets/index.js';
 import {
   applyAck,
   applyContacts,
   applyEdit,
-  applyMediaResult,
   applyReaction,
   applyRevoke,
 } from './message-events.js';
@@ -38,22 +33,18 @@ import {
   type MessageView,
 } from './messages.queries.js';
 
+/**
+ * A message the session stored, as the consumers of its `message.stored` event see it
+ * (`loadStoredInbound`): routing (queue menu, option tree, integrations, AI prompts, greeting,
+ * out-of-hours) and the ticket timers.
+ */
 export interface StoredInbound {
   connection: ConnectionRef;
   message: MessageView;
   ticket: TicketView;
   /** A new ticket was opened for this message. */
   ticketCreated: boolean;
-  source: PortMessage;
 }
-
-/**
- * Steps run after a new message is committed, in order (routing: queue menu, option tree,
- * integrations, AI prompts, greeting, out-of-hours). A failing step is logged; it never undoes
- * the stored message.
- */
-export type PostCommitStep = (app: AppContext, stored: StoredInbound) => Promise<void>;
-export const postCommitSteps: PostCommitStep[] = [];
 
 type Outcome =
   | { kind: 'duplicate' }
@@ -63,14 +54,17 @@ type Outcome =
 const chatAddress = (chatId: string) => chatId.replace(/@.*$/, '');
 
 // The views read straight from the written row (one statement instead of write, then reload).
-const INSERTED_MESSAGE_VIEW = MESSAGE_VIEW_SQL.replace('FROM messages m', 'FROM ins m');
-const UPDATED_TICKET_VIEW = TICKET_VIEW_SQL.replace('FROM tickets t', 'FROM upd t');
-const INBOUND_COUNTERS_SQL = inboundCountersSql({
-  ticket: '$1',
-  at: '$2',
-  body: '$3',
-  unread: '$4',
-});
+// Functions, not constants: read at load, another module's constant may not be set yet (import
+// cycles between modules).
+const INSERTED_MESSAGE_VIEW = () => MESSAGE_VIEW_SQL.replace('FROM messages m', 'FROM ins m');
+const UPDATED_TICKET_VIEW = () => TICKET_VIEW_SQL.replace('FROM tickets t', 'FROM upd t');
+const INBOUND_COUNTERS_SQL = () =>
+  inboundCountersSql({
+    ticket: '$1',
+    at: '$2',
+    body: '$3',
+    unread: '$4',
+  });
 
 /** Thrown (and the transaction rolled back) when a message assumed new turns out to be known. */
 class KnownMessage extends Error {}
@@ -111,22 +105,9 @@ export async function storeInboundMessage(
       logger.error({ err, messageId: outcome.message.id }, 'media job not queued'),
     );
   }
-  if (outcome.kind === 'stored') {
-    const stored: StoredInbound = {
-      connection,
-      message: outcome.message,
-      ticket: outcome.ticket,
-      ticketCreated: outcome.ticketCreated,
-      source: msg,
-    };
-    for (const step of postCommitSteps) {
-      await step(app, stored).catch((err: unknown) =>
-        logger.error({ err, ticketId: stored.ticket.id }, 'post-commit step failed'),
-      );
-    }
-  }
-  // The steps above ran while the change feed numbered this message; the session moves on to
-  // its next event only once the agents' sockets have it.
+  // What reacts to a stored message (routing, timers) reads its `message.stored` event, written in
+  // the same transaction and already handed to this process's consumers. The session moves on to
+  // its next event only once the agents' sockets have the message.
   await published;
   return outcome;
 }
@@ -191,7 +172,7 @@ function commitInbound(
               (SELECT id FROM messages WHERE "companyId" = $1 AND "whatsappId" = $2 AND wid = $15::varchar
                 ORDER BY id LIMIT 1), $16)
        ON CONFLICT ("companyId", "whatsappId", wid, "fromMe") DO NOTHING RETURNING *)
-       ${INSERTED_MESSAGE_VIEW}`,
+       ${INSERTED_MESSAGE_VIEW()}`,
       [
         companyId,
         whatsappId,
@@ -217,11 +198,18 @@ function commitInbound(
     }
     // The ticket counters (ticket-writes.ts), read back through the ticket view.
     const [ticket] = (await tx.query(
-      `WITH upd AS (${INBOUND_COUNTERS_SQL}) ${UPDATED_TICKET_VIEW}`,
+      `WITH upd AS (${INBOUND_COUNTERS_SQL()}) ${UPDATED_TICKET_VIEW()}`,
       [ticketRef.id, at, msg.body, msg.fromMe ? 0 : 1],
     )) as TicketView[];
     if (!ticket) throw new Error(`ticket ${ticketRef.id} vanished while storing a message`);
     changes.push(ticketChange(ticket), messageChange(message, ticket, 'create'));
+    if (ticketRef.created) {
+      changes.events.push({
+        type: 'ticket.created',
+        payload: { ticketId: ticket.id, contactId, whatsappId },
+      });
+    }
+    changes.events.push(storedEvent(message, whatsappId, ticketRef.created));
     return { kind: 'stored', message, ticket, ticketCreated: ticketRef.created };
   });
 }
@@ -259,7 +247,3 @@ export async function handleSessionEvent(
       return;
   }
 }
-
-if (!sessionEventHandlers.includes(handleSessionEvent))
-  sessionEventHandlers.push(handleSessionEvent);
-if (!mediaResultHandlers.includes(applyMediaResult)) mediaResultHandlers.push(applyMediaResult);

@@ -17,10 +17,10 @@ import type {
   ReactionEvent,
   RevokeEvent,
 } from '../../whatsapp/port.js';
-import type { Change } from '../changes/change-log.js';
-import { withChanges } from '../changes/publish.js';
-import { upsertContact } from '../contacts/identities.js';
-import { loadTicket } from '../tickets/tickets.queries.js';
+import type { Change } from '../changes/index.js';
+import { withChanges } from '../changes/index.js';
+import { upsertContact } from '../contacts/index.js';
+import { loadTicket } from '../tickets/index.js';
 import { loadMessage, messageChange } from './messages.queries.js';
 
 const KEY = `"companyId" = $1 AND "whatsappId" = $2 AND wid = $3 AND "fromMe" = $4`;

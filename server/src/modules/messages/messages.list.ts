@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { AppError } from '../../http/errors.js';
-import { loadTicket } from '../tickets/tickets.queries.js';
-import { assertCanOpen, type Viewer } from '../tickets/visibility.js';
+import { loadTicket } from '../tickets/index.js';
+import { assertCanOpen, type Viewer } from '../tickets/index.js';
 import { MESSAGE_VIEW_SQL, type MessageView } from './messages.queries.js';
 
 export const MESSAGES_PAGE_SIZE = 20;

@@ -1,7 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { AppError } from '../../http/errors.js';
-import type { Change } from '../changes/change-log.js';
-import type { TicketView } from '../tickets/tickets.queries.js';
+import type { Change } from '../changes/index.js';
+import type { TicketView } from '../tickets/index.js';
 
 type Db = DataSource | EntityManager;
 

@@ -12,14 +12,11 @@ import {
   receiveUploads,
   type ReceivedFile,
 } from '../../whatsapp/media-upload.js';
-import { withChanges } from '../changes/publish.js';
-import { assertTicketContactOnWhatsApp } from '../contacts/on-whatsapp.js';
-import { setPreview } from '../tickets/ticket-writes.js';
-import { loadTicket, ticketChange } from '../tickets/tickets.queries.js';
-import { assertCanOpen, loadViewer } from '../tickets/visibility.js';
-import './inbound.js';
-import './outbound-results.js';
-import { mediaBase, withSignedMedia } from '../whatsapps/media-links.js';
+import { withChanges } from '../changes/index.js';
+import { assertTicketContactOnWhatsApp } from '../contacts/index.js';
+import { loadTicket, setPreview, ticketChange } from '../tickets/index.js';
+import { assertCanOpen, loadViewer } from '../tickets/index.js';
+import { mediaBase, withSignedMedia } from '../whatsapps/index.js';
 import { listThread } from './messages.list.js';
 import { loadMessage, messageChange } from './messages.queries.js';
 import { enqueueAction, refOf, sendMessage } from './messages.service.js';

@@ -4,7 +4,7 @@ import { logger } from '../../logger.js';
 import type { OutboundJob } from '../../whatsapp/hooks.js';
 import { enqueueOutbound } from '../../whatsapp/outbound.js';
 import type { MessageRef } from '../../whatsapp/port.js';
-import { assertCanOpen, type Viewer } from '../tickets/visibility.js';
+import { assertCanOpen, type Viewer } from '../tickets/index.js';
 import type { MessageView } from './messages.queries.js';
 import { chatTarget, sendOutgoing, type OutgoingMedia, type OutgoingOrigin } from './outgoing.js';
 

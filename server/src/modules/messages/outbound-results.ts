@@ -1,14 +1,9 @@
 // The outcome of our sends: the WhatsApp id and the provider's copy are stored, a failure marks
 // the message; and providers find that copy again to answer WhatsApp's retry requests.
 import type { AppContext } from '../../context.js';
-import {
-  outboundResultHandlers,
-  providerPayloadLookups,
-  type OutboundJob,
-  type OutboundResult,
-} from '../../whatsapp/hooks.js';
-import { withChanges } from '../changes/publish.js';
-import { loadTicket } from '../tickets/tickets.queries.js';
+import type { OutboundJob, OutboundResult, ProviderPayloadLookup } from '../../whatsapp/hooks.js';
+import { withChanges } from '../changes/index.js';
+import { loadTicket } from '../tickets/index.js';
 import { markSendFailed } from './outgoing.js';
 import { loadMessage, messageChange } from './messages.queries.js';
 
@@ -34,13 +29,15 @@ export async function applyOutboundResult(
     changes.push(
       messageChange(message, await loadTicket(tx, job.companyId, message.ticketId), 'update'),
     );
+    changes.events.push({
+      type: 'message.sent',
+      payload: { messageId: message.id, ticketId: message.ticketId },
+    });
   });
 }
 
-if (!outboundResultHandlers.includes(applyOutboundResult))
-  outboundResultHandlers.push(applyOutboundResult);
-
-const lookupPayload: (typeof providerPayloadLookups)[number] = async (app, connection, ref) => {
+/** Finds the provider's copy of a message we sent (for WhatsApp's retry requests). */
+export const lookupPayload: ProviderPayloadLookup = async (app, connection, ref) => {
   const [row] = (await app.ds.query(
     `SELECT "providerPayload" FROM messages
       WHERE "companyId" = $1 AND "whatsappId" = $2 AND wid = $3 AND "fromMe" = $4`,
@@ -48,4 +45,3 @@ const lookupPayload: (typeof providerPayloadLookups)[number] = async (app, conne
   )) as { providerPayload: string | null }[];
   return row?.providerPayload ?? undefined;
 };
-if (!providerPayloadLookups.includes(lookupPayload)) providerPayloadLookups.push(lookupPayload);

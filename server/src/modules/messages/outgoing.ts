@@ -12,11 +12,10 @@ import { logger } from '../../logger.js';
 import type { OutboundContent, OutboundJob } from '../../whatsapp/hooks.js';
 import { mediaKindOf } from '../../whatsapp/media.js';
 import { enqueueOutbound } from '../../whatsapp/outbound.js';
-import type { Change } from '../changes/change-log.js';
-import { withChanges } from '../changes/publish.js';
+import { withChanges, type ChangeList } from '../changes/index.js';
 import type { Lane } from '../governor/index.js';
-import { touchForOutgoing } from '../tickets/ticket-writes.js';
-import { loadTicket, ticketChange, type TicketView } from '../tickets/tickets.queries.js';
+import { loadTicket, ticketChange, touchForOutgoing, type TicketView } from '../tickets/index.js';
+import { outgoingStored } from './inbound-events.js';
 import { loadMessage, messageChange, type MessageView } from './messages.queries.js';
 
 /** Who sends. Each origin has its lane: replies in a conversation never wait behind bulk. */
@@ -105,7 +104,7 @@ const storedType = (mimetype: string) => {
  */
 export async function storeOutgoing(
   tx: EntityManager,
-  changes: Change[],
+  changes: ChangeList,
   input: Outgoing,
 ): Promise<StoredOutgoing | undefined> {
   const { companyId, ticket, media, quoted } = input;
@@ -143,6 +142,7 @@ export async function storeOutgoing(
   const message = await loadMessage(tx, companyId, inserted.id);
   const updated = await loadTicket(tx, companyId, ticket.id);
   changes.push(ticketChange(updated), messageChange(message, updated, 'create'));
+  changes.events.push(outgoingStored(message, input.origin));
   const [contact] = (await tx.query('SELECT number, lid, "isGroup" FROM contacts WHERE id = $1', [
     ticket.contactId,
   ])) as ChatRow[];

@@ -1,9 +1,8 @@
 import type { AppContext } from '../../context.js';
 import { logger } from '../../logger.js';
-import { withChanges } from '../changes/publish.js';
-import { clearUnread } from '../tickets/ticket-writes.js';
-import { loadTicket, type TicketView } from '../tickets/tickets.queries.js';
-import { assertCanOpen, type Viewer } from '../tickets/visibility.js';
+import { withChanges } from '../changes/index.js';
+import { clearUnread, loadTicket, type TicketView } from '../tickets/index.js';
+import { assertCanOpen, type Viewer } from '../tickets/index.js';
 import { enqueueAction, refOf } from './messages.service.js';
 
 /** At most this many of the newest customer messages get a read receipt per call. */

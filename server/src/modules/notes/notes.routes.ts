@@ -4,9 +4,9 @@ import type { AppContext } from '../../context.js';
 import { lockTicketForWrite } from '../../db/transaction.js';
 import { AppError } from '../../http/errors.js';
 import { serve } from '../../http/route.js';
-import { withChanges } from '../changes/publish.js';
-import { loadTicket } from '../tickets/tickets.queries.js';
-import { assertCanOpen, isAdmin, loadViewer } from '../tickets/visibility.js';
+import { withChanges } from '../changes/index.js';
+import { loadTicket } from '../tickets/index.js';
+import { assertCanOpen, isAdmin, loadViewer } from '../tickets/index.js';
 
 const NOTE_SQL = `
   SELECT n.id, n.note, n."ticketId", n."contactId", n."userId", n."createdAt", n."updatedAt",

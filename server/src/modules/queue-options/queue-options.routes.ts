@@ -3,7 +3,7 @@ import { queueOptionEndpoints as api } from '@atende/shared';
 import type { AppContext } from '../../context.js';
 import { serve } from '../../http/route.js';
 import { mediaUrl } from '../../whatsapp/media.js';
-import { receiveFile, removeAttachment, storeAttachment } from '../queues/upload.js';
+import { receiveFile, removeAttachment, storeAttachment } from '../queues/index.js';
 import { QueueOptionEntity, type QueueOption } from './queue-option.entity.js';
 import { createOption, optionTree, updateOption } from './queue-options.service.js';
 

@@ -3,7 +3,7 @@ import { IsNull } from 'typeorm';
 import { AppError } from '../../http/errors.js';
 import type { TenantScope } from '../../http/tenant.js';
 import { mediaUrl } from '../../whatsapp/media.js';
-import { QueueEntity } from '../queues/queue.entity.js';
+import { QueueEntity } from '../queues/index.js';
 import { QueueOptionEntity, type QueueOption } from './queue-option.entity.js';
 
 export interface QueueOptionNode extends QueueOption {

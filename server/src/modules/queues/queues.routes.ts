@@ -2,9 +2,6 @@ import { Router } from 'express';
 import { type CompanyEventPayload, queueEndpoints as api } from '@atende/shared';
 import type { AppContext } from '../../context.js';
 import { serve } from '../../http/route.js';
-// The routing step and the timers register themselves with the pipeline and the worker.
-import '../routing/index.js';
-import '../timers/timers.js';
 import { QueueEntity } from './queue.entity.js';
 import { createQueue, listQueues, publicQueue, updateQueue } from './queues.service.js';
 import { receiveFile, removeAttachment, storeAttachment } from './upload.js';

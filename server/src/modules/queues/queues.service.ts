@@ -4,8 +4,8 @@ import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import type { TenantScope } from '../../http/tenant.js';
 import { mediaUrl } from '../../whatsapp/media.js';
-import { CompanyEntity } from '../companies/company.entity.js';
-import { PlanEntity } from '../plans/plan.entity.js';
+import { CompanyEntity } from '../companies/index.js';
+import { PlanEntity } from '../plans/index.js';
 import { QueueEntity, type Queue } from './queue.entity.js';
 
 /** What the API answers for a queue: its row plus the URL of its attachment. */

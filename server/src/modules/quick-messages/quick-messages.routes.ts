@@ -5,9 +5,9 @@ import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import { serve } from '../../http/route.js';
 import type { TenantScope } from '../../http/tenant.js';
-import type { AuthUser } from '../auth/tokens.js';
+import type { AuthUser } from '../auth/index.js';
 import { mediaUrl } from '../../whatsapp/media.js';
-import { receiveFile, removeAttachment, storeAttachment } from '../queues/upload.js';
+import { receiveFile, removeAttachment, storeAttachment } from '../queues/index.js';
 import { QuickMessageEntity, type QuickMessage } from './quick-message.entity.js';
 
 export const QUICK_MESSAGES_PAGE_SIZE = 20;

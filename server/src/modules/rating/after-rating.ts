@@ -2,12 +2,11 @@
 // open a new pending ticket (and the bot menu): within a short grace period after a ticket was
 // closed by its rating, what the customer writes joins that closed ticket.
 import type { AppContext } from '../../context.js';
-import type { Change } from '../changes/change-log.js';
-import { withChanges } from '../changes/publish.js';
-import { loadMessages, messageChange } from '../messages/messages.queries.js';
-import type { RoutingContext } from '../routing/context.js';
-import { takePreviewOf } from '../tickets/ticket-writes.js';
-import { loadTicket, ticketChange, ticketGone } from '../tickets/tickets.queries.js';
+import type { Change } from '../changes/index.js';
+import { withChanges } from '../changes/index.js';
+import { loadMessages, messageChange } from '../messages/index.js';
+import type { RoutingContext } from '../routing/index.js';
+import { loadTicket, takePreviewOf, ticketChange, ticketGone } from '../tickets/index.js';
 
 /** How long after the rating closed a ticket the customer's messages still belong to it. */
 export const AFTER_RATING_GRACE_MS = 5 * 60_000;

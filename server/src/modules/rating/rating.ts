@@ -2,12 +2,12 @@
 // rate; their answer is recorded, the completion message goes out and the ticket closes. Any
 // other answer asks once more, then the ticket closes without a rating.
 import type { AppContext } from '../../context.js';
-import { loadTicket } from '../tickets/tickets.queries.js';
-import { loadBotState, saveBotState } from '../routing/bot-state.js';
-import { closeTicketBySystem, sendBotMessage } from '../routing/bot-send.js';
-import { now } from '../routing/clock.js';
-import { loadConnection, renderFor, settingOf, type RoutingContext } from '../routing/context.js';
-import { choiceLine } from '../routing/menus.js';
+import { loadTicket } from '../tickets/index.js';
+import { loadBotState, saveBotState } from '../routing/index.js';
+import { closeTicketBySystem, sendBotMessage } from '../routing/index.js';
+import { now } from '../routing/index.js';
+import { loadConnection, renderFor, settingOf, type RoutingContext } from '../routing/index.js';
+import { choiceLine } from '../routing/index.js';
 
 export const RATING_SCALE = [
   { rate: 1, label: 'Insatisfeito' },

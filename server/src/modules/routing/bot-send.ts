@@ -7,15 +7,18 @@ import { lockTicketForWrite } from '../../db/transaction.js';
 import { AppError } from '../../http/errors.js';
 import { logger } from '../../logger.js';
 import { mediaUrl, mimeOfExtension } from '../../whatsapp/media.js';
-import { withChanges } from '../changes/publish.js';
-import { newWhatsappId, sendOutgoing, type OutgoingOrigin } from '../messages/outgoing.js';
-import { planTicketWrite, writeTicket, type TicketWrite } from '../tickets/ticket-writes.js';
+import { withChanges } from '../changes/index.js';
+import { newWhatsappId, sendOutgoing, type OutgoingOrigin } from '../messages/index.js';
 import {
   loadTicket,
+  planTicketWrite,
   ticketChange,
+  ticketEvents,
   ticketGone,
+  writeTicket,
   type TicketView,
-} from '../tickets/tickets.queries.js';
+  type TicketWrite,
+} from '../tickets/index.js';
 
 export interface BotMedia {
   /** File name under the company's media folder. */
@@ -97,6 +100,7 @@ async function systemTicketWrite(
     }
     const after = await writeTicket(tx, companyId, plan);
     changes.push(...changesOf(before, after));
+    changes.events.push(...ticketEvents(before, after, 'system'));
     return { before, after };
   });
 }

@@ -1,8 +1,8 @@
 import { renderTemplate, type CompanySettingKey } from '@atende/shared';
 import type { ScheduleEntry } from '@atende/shared';
 import type { AppContext } from '../../context.js';
-import type { StoredInbound } from '../messages/inbound.js';
-import type { TicketView } from '../tickets/tickets.queries.js';
+import type { StoredInbound } from '../messages/index.js';
+import type { TicketView } from '../tickets/index.js';
 import { loadBotState, type BotState } from './bot-state.js';
 import { now } from './clock.js';
 

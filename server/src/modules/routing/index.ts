@@ -1,9 +1,11 @@
 // The routing step (issue 5): runs after the inbound pipeline commits a customer's message and
 // applies the rules in their order until one deals with it.
 import type { AppContext } from '../../context.js';
-import { postCommitSteps, type StoredInbound } from '../messages/inbound.js';
-import { afterRatingRule } from '../rating/after-rating.js';
-import { ratingRule } from '../rating/rating.js';
+import type { DomainEvent } from '../changes/index.js';
+import { loadStoredInbound, type StoredInbound } from '../messages/index.js';
+import { defineModule } from '../manifest.js';
+import { afterRatingRule } from '../rating/index.js';
+import { ratingRule } from '../rating/index.js';
 import { sendBotMessage } from './bot-send.js';
 import { routingContext, type RoutingContext } from './context.js';
 import {
@@ -21,14 +23,14 @@ export const CALLS_DISABLED_MESSAGE =
   '*Mensagem Automática:*\n\nAs chamadas de voz e vídeo estão desabilitadas para este WhatsApp, favor enviar uma mensagem de texto. Obrigado!';
 
 /**
- * The extension point for AI prompts and integrations (a later issue registers handlers). A
- * handler that takes the message answers true and the bot stays quiet.
+ * The extension point for AI prompts and integrations: a module lists its handlers in its
+ * manifest (`listeners.handOff`). A handler that takes the message answers true and the bot
+ * stays quiet.
  */
 export type HandOff = (
   ctx: RoutingContext,
   target: { promptId: number | null; integrationId: number | null },
 ) => Promise<boolean>;
-export const handOffs: HandOff[] = [];
 
 /** A queue or connection with a prompt or integration hands the message to a handler. */
 async function handOffRule(ctx: RoutingContext): Promise<Outcome> {
@@ -38,7 +40,7 @@ async function handOffRule(ctx: RoutingContext): Promise<Outcome> {
     integrationId: queue?.integrationId ?? null,
   };
   if (target.promptId == null && target.integrationId == null) return 'next';
-  for (const handOff of handOffs) if (await handOff(ctx, target)) return 'done';
+  for (const handOff of ctx.app.hooks.handOff) if (await handOff(ctx, target)) return 'done';
   return 'next';
 }
 
@@ -55,9 +57,11 @@ async function callRule(ctx: RoutingContext): Promise<Outcome> {
 
 /**
  * The rules in the order issue 5 lists them (calls and pending ratings come first); a thank-you
- * right after a rating joins the closed ticket before anything else (issue 13).
+ * right after a rating joins the closed ticket before anything else (issue 13). A function, not a
+ * constant: two rules come from the rating module, which imports this one back, so the list is
+ * read when used rather than at load.
  */
-export const RULES: ((ctx: RoutingContext) => Outcome | Promise<Outcome>)[] = [
+export const RULES = (): ((ctx: RoutingContext) => Outcome | Promise<Outcome>)[] => [
   afterRatingRule,
   callRule,
   ratingRule,
@@ -74,7 +78,32 @@ export async function routeInbound(app: AppContext, stored: StoredInbound): Prom
   if (stored.message.fromMe) return;
   const ctx = await routingContext(app, stored);
   if (!ctx) return;
-  for (const rule of RULES) if ((await rule(ctx)) === 'done') return;
+  for (const rule of RULES()) if ((await rule(ctx)) === 'done') return;
 }
 
-if (!postCommitSteps.includes(routeInbound)) postCommitSteps.push(routeInbound);
+/** The `routing` consumer: a customer's message the session stored goes through the rules. */
+export async function routeStored(app: AppContext, event: DomainEvent<'message.stored'>) {
+  if (event.payload.fromMe) return;
+  const stored = await loadStoredInbound(app, event);
+  if (stored) await routeInbound(app, stored);
+}
+
+// The manifest references other files' bindings only as entity schemas, hoisted functions or
+// inside arrows, so an import cycle between modules never reads one before it is set.
+export const routingModule = defineModule({
+  name: 'routing',
+  consumers: [{ name: 'routing', on: { 'message.stored': routeStored } }],
+});
+
+// What other modules use (they import this module only through this file).
+export {
+  closeTicketBySystem,
+  sendBotMessage,
+  setTicketQueue,
+  transferTicketBySystem,
+} from './bot-send.js';
+export { loadBotState, saveBotState } from './bot-state.js';
+export { now } from './clock.js';
+export { loadConnection, renderFor, type RoutingContext, settingOf } from './context.js';
+export { choiceLine } from './menus.js';
+export { onTicketTransferred } from './notices.js';

@@ -1,4 +1,4 @@
-import type { QueueOption } from '../queue-options/queue-option.entity.js';
+import type { QueueOption } from '../queue-options/index.js';
 import type { RoutingQueue } from './context.js';
 
 /** `*[ 1 ]* - Vendas`: how every numbered choice is shown. */

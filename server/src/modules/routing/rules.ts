@@ -2,8 +2,8 @@
 // Each answers 'done' (the message is dealt with) or 'next' (the following rule decides).
 import { IsNull } from 'typeorm';
 import { TenantScope } from '../../http/tenant.js';
-import { QueueOptionEntity, type QueueOption } from '../queue-options/queue-option.entity.js';
-import { byOption } from '../queue-options/queue-options.service.js';
+import { QueueOptionEntity, type QueueOption } from '../queue-options/index.js';
+import { byOption } from '../queue-options/index.js';
 import { saveBotState, type BotState } from './bot-state.js';
 import { sendBotMessage, setTicketQueue } from './bot-send.js';
 import type { RoutingContext, RoutingQueue } from './context.js';

@@ -5,11 +5,11 @@ import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import { serve } from '../../http/route.js';
 import type { TenantScope } from '../../http/tenant.js';
-import type { AuthUser } from '../auth/tokens.js';
-import type { Change } from '../changes/change-log.js';
-import { withChanges } from '../changes/publish.js';
-import { loadTicket, ticketChange } from '../tickets/tickets.queries.js';
-import { assertCanOpen, loadViewer } from '../tickets/visibility.js';
+import type { AuthUser } from '../auth/index.js';
+import type { Change } from '../changes/index.js';
+import { withChanges } from '../changes/index.js';
+import { loadTicket, ticketChange } from '../tickets/index.js';
+import { assertCanOpen, loadViewer } from '../tickets/index.js';
 import { TagEntity, type Tag } from './tag.entity.js';
 
 const PAGE = 20;

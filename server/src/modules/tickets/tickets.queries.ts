@@ -1,6 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { AppError } from '../../http/errors.js';
-import type { Change } from '../changes/change-log.js';
+import type { Change } from '../changes/index.js';
 
 type Db = DataSource | EntityManager;
 

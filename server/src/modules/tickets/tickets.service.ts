@@ -4,12 +4,13 @@ import type { AppContext } from '../../context.js';
 import { lockContactForWrite, lockTicketForWrite } from '../../db/transaction.js';
 import { AppError } from '../../http/errors.js';
 import { logger } from '../../logger.js';
-import type { Change } from '../changes/change-log.js';
-import { withChanges, type TicketChangeHints } from '../changes/publish.js';
-import { sendMessage } from '../messages/messages.service.js';
-import { startRating } from '../rating/rating.js';
-import { onTicketTransferred } from '../routing/notices.js';
-import { armTicketTimers } from '../timers/timers.js';
+import type { Change } from '../changes/index.js';
+import { withChanges, type TicketChangeHints } from '../changes/index.js';
+import { ticketEvents } from './ticket-events.js';
+import { sendMessage } from '../messages/index.js';
+import { startRating } from '../rating/index.js';
+import { onTicketTransferred } from '../routing/index.js';
+import { armTicketTimers } from '../timers/index.js';
 import {
   planTicketWrite,
   writeTicket,
@@ -111,6 +112,10 @@ export async function createTicket(
       })) as { id: number }[];
     const ticket = await loadTicket(tx, c, row!.id);
     changes.push(ticketChange(ticket));
+    changes.events.push({
+      type: 'ticket.created',
+      payload: { ticketId: ticket.id, contactId: ticket.contactId, whatsappId: ticket.whatsappId },
+    });
     return ticket;
   });
 }
@@ -175,7 +180,7 @@ export async function updateTicket(
   let greet: TicketView | undefined;
   let transferred: TicketView | undefined;
   let action: TicketCommand['action'] | undefined;
-  const updated = await withChanges(app, viewer.companyId, async (tx, changes: Change[]) => {
+  const updated = await withChanges(app, viewer.companyId, async (tx, changes) => {
     const c = viewer.companyId;
     greet = transferred = action = undefined;
     if (!(await lockTicketForWrite(tx, c, id))) throw new AppError('ERR_NO_TICKET_FOUND');
@@ -210,6 +215,7 @@ export async function updateTicket(
     }
     const after = await writeTicket(tx, c, plan);
     changes.push(...ticketMoved(ticket, after));
+    changes.events.push(...ticketEvents(ticket, after, 'agent'));
     if (command?.action === 'accept') greet = after;
     if (command?.action === 'transfer' && after.queueId !== ticket.queueId) transferred = after;
     action = command?.action;

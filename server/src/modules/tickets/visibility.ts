@@ -1,7 +1,7 @@
 import { canOpenTicket, type Profile, type TicketViewer } from '@atende/shared';
 import type { DataSource, EntityManager } from 'typeorm';
 import { AppError } from '../../http/errors.js';
-import type { FeedViewer } from '../changes/change-log.js';
+import type { FeedViewer } from '../changes/index.js';
 
 export interface Viewer extends TicketViewer {
   companyId: number;

@@ -4,7 +4,6 @@
 // is the record, so a restart neither loses nor repeats one.
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
-import { workerStarters } from '../../jobs/bullmq.js';
 import {
   defineDurableJob,
   scheduleDurable,
@@ -12,15 +11,10 @@ import {
   sweepDurable,
   type DurableJob,
 } from '../../jobs/durable.js';
-import { outboundResultHandlers } from '../../whatsapp/hooks.js';
-import { postCommitSteps } from '../messages/inbound.js';
-import { loadBotState, saveBotState } from '../routing/bot-state.js';
-import {
-  closeTicketBySystem,
-  sendBotMessage,
-  transferTicketBySystem,
-} from '../routing/bot-send.js';
-import { now } from '../routing/clock.js';
+import type { DomainEvent } from '../changes/index.js';
+import { loadBotState, saveBotState } from '../routing/index.js';
+import { closeTicketBySystem, sendBotMessage, transferTicketBySystem } from '../routing/index.js';
+import { now } from '../routing/index.js';
 
 const MINUTE = 60_000;
 
@@ -120,7 +114,7 @@ async function act(app: AppContext, kind: TimerKind, timerKey: string, t: Ticket
 export const ticketTimerJob = defineDurableJob({
   kind: 'ticket-timer',
   payload: TimerPayload,
-  now,
+  now: () => now(),
   async run(app, firing) {
     const { ticketId, kind } = firing.payload;
     const timing = await timingOf(app, ticketId);
@@ -135,18 +129,20 @@ export const ticketTimerJob = defineDurableJob({
 export const sweepDueTimers = (app: AppContext): Promise<number> =>
   sweepDurable(app, [ticketTimerJob as DurableJob<unknown>]);
 
-// Every stored customer message moves the idle timers; so does every message we send.
-if (!postCommitSteps.some((s) => s.name === 'armOnInbound')) {
-  postCommitSteps.push(async function armOnInbound(app, stored) {
-    await armTicketTimers(app, stored.ticket.id);
-  });
+/**
+ * Every message the session stores moves the idle timers (the `timers` consumer of the domain
+ * events, see index.ts); so does every message we send that WhatsApp accepted. Arming is
+ * idempotent: it recomputes the due times from the ticket as it is.
+ */
+export async function armOnStored(app: AppContext, event: DomainEvent<'message.stored'>) {
+  if (event.payload.origin === 'inbound') await armTicketTimers(app, event.payload.ticketId);
 }
-outboundResultHandlers.push(async (app, job, result) => {
-  if (!result.ok || !job.messageId) return;
-  const [row] = (await app.ds.query('SELECT "ticketId" FROM messages WHERE id = $1', [
-    job.messageId,
-  ])) as { ticketId: number }[];
-  if (row) await armTicketTimers(app, row.ticketId);
-});
 
-workerStarters.push(async (app) => startDurableJobs(app, [ticketTimerJob as DurableJob<unknown>]));
+export async function armOnSent(app: AppContext, event: DomainEvent<'message.sent'>) {
+  await armTicketTimers(app, event.payload.ticketId);
+}
+
+/** The durable-job worker of the timers (worker role). */
+export async function startTicketTimers(app: AppContext) {
+  return startDurableJobs(app, [ticketTimerJob as DurableJob<unknown>]);
+}

@@ -3,9 +3,8 @@ import { whatsappEndpoints as api, WHATSAPP_PROVIDERS } from '@atende/shared';
 import type { AppContext } from '../../context.js';
 import { serve } from '../../http/route.js';
 import type { TenantScope } from '../../http/tenant.js';
-import type { AuthUser } from '../auth/tokens.js';
+import type { AuthUser } from '../auth/index.js';
 import { discardConnectionJobs } from '../../whatsapp/connection-queue.js';
-// Importing sessions.ts also registers the session manager with the worker role.
 import { requestSession, type SessionAction } from '../../whatsapp/sessions.js';
 import { simulatorOf } from '../../whatsapp/simulator/index.js';
 import { WhatsappEntity, type ConnectionStatus, type Whatsapp } from './whatsapp.entity.js';

@@ -4,9 +4,9 @@ import { WHATSAPP_DEFAULTS, type WhatsappCreate, type WhatsappUpdate } from '@at
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import type { TenantScope } from '../../http/tenant.js';
-import { CompanyEntity } from '../companies/company.entity.js';
-import { PlanEntity } from '../plans/plan.entity.js';
-import { QueueEntity } from '../queues/queue.entity.js';
+import { CompanyEntity } from '../companies/index.js';
+import { PlanEntity } from '../plans/index.js';
+import { QueueEntity } from '../queues/index.js';
 import { WhatsappEntity, type Whatsapp } from './whatsapp.entity.js';
 
 /** A connection's API token: random, URL-safe, 43 characters. */

@@ -1,4 +1,3 @@
-import '../../modules/messages/inbound.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../test/harness.js';
 import { createCompanyWithAdmin } from '../../../test/fixtures.js';

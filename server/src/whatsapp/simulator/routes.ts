@@ -7,7 +7,7 @@ import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import { serve } from '../../http/route.js';
 import type { TenantScope } from '../../http/tenant.js';
-import { WhatsappEntity } from '../../modules/whatsapps/whatsapp.entity.js';
+import { WhatsappEntity } from '../../modules/whatsapps/index.js';
 import { newMessageId, sha256 } from './network.js';
 import type { SimInbound } from './network.js';
 import type { Ack } from '../port.js';

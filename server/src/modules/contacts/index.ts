@@ -1,0 +1,14 @@
+// Contacts: phone/LID identities, sheet import and export.
+import { ContactEntity } from './contact.entity.js';
+import { contactsRoutes } from './contacts.routes.js';
+import { defineModule } from '../manifest.js';
+
+export const contactsModule = defineModule({
+  name: 'contacts',
+  entities: [ContactEntity],
+  routers: [contactsRoutes],
+});
+
+// What other modules use (they import this module only through this file).
+export { upsertContact } from './identities.js';
+export { assertTicketContactOnWhatsApp } from './on-whatsapp.js';
