@@ -10,6 +10,7 @@
 //   timestamp, and a module's tables reference other modules' tables).
 import { whatsappModule } from '../whatsapp/index.js';
 import { authModule } from './auth/index.js';
+import { automationModule } from './automation/index.js';
 import { billingModule } from './billing/index.js';
 import { changesModule } from './changes/index.js';
 import { companiesModule } from './companies/index.js';
@@ -54,5 +55,6 @@ export const modules: readonly ModuleManifest[] = [
   routingModule,
   governorModule,
   billingModule,
+  automationModule,
   whatsappModule,
 ];
