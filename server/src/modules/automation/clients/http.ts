@@ -40,7 +40,8 @@ export async function send(call: HttpCall): Promise<Result<HttpAnswer>> {
     const response = await fetch(call.url, {
       method: call.method ?? 'POST',
       headers: call.headers,
-      body: call.body,
+      // A copy over a plain ArrayBuffer: fetch's body type (DOM or Node's) refuses a shared buffer.
+      body: call.body instanceof Uint8Array ? new Uint8Array(call.body) : call.body,
       redirect: 'error',
       signal: AbortSignal.timeout(call.timeoutMs),
     });
