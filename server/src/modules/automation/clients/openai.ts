@@ -239,7 +239,11 @@ export function createOpenAiClient(config: OpenAiConfig) {
   /** Speech to text (`/audio/transcriptions`, multipart). */
   async function transcribe(input: TranscriptionInput): Promise<Result<string>> {
     const form = new FormData();
-    form.set('file', new Blob([new Uint8Array(input.audio)], { type: input.mimeType }), input.fileName);
+    form.set(
+      'file',
+      new Blob([new Uint8Array(input.audio)], { type: input.mimeType }),
+      input.fileName,
+    );
     form.set('model', config.transcriptionModel ?? OPENAI_DEFAULT_TRANSCRIPTION_MODEL);
     form.set('response_format', 'json');
     if (input.language) form.set('language', input.language);
