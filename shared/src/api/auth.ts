@@ -41,6 +41,7 @@ export type SessionUserAnswer = z.infer<typeof sessionUserAnswer>;
 
 /** What sign-in and refresh answer (the refresh token goes in the `jrt` cookie). */
 export const sessionAnswer = z.object({ token: z.string(), user: sessionUserAnswer });
+export type SessionAnswer = z.infer<typeof sessionAnswer>;
 
 /** Sign-in, refresh, sign-out and password reset (core §4, §7; secondary §5). */
 export const authEndpoints = {

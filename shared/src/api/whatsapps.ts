@@ -86,7 +86,7 @@ export const whatsappAnswer = z.object({
   companyId: wireInt,
   name: z.string(),
   number: z.string(),
-  status: z.string(),
+  status: z.enum(CONNECTION_STATUSES),
   qrcode: z.string(),
   retries: wireInt,
   isDefault: z.boolean(),

@@ -1,15 +1,21 @@
 /**
- * Shapes of the server answers the app reads. Those of the route table are derived from its
- * answer schemas in `@atende/shared` (one contract, no copy); the rest wait for their endpoints
- * to join the table.
+ * Shapes of the server answers the app reads, derived from the route table's answer schemas in
+ * `@atende/shared` (one contract, no copy).
  */
 import type {
-  ContactAnswer,
   ChatMessageAnswer,
-  Profile,
+  ConnectionStatusName,
+  ContactAnswer,
+  PlanAnswer,
+  PlanFlag as SharedPlanFlag,
   QueueAnswer,
+  SessionAnswer,
+  SessionUserAnswer,
+  SettingAnswer,
   TagAnswer,
   TicketAnswer,
+  UserAnswer,
+  WhatsappAnswer,
 } from '@atende/shared';
 
 /** A queue as lists and pickers show it (a user's queues, a ticket's queue). */
@@ -22,36 +28,23 @@ export type Contact = ContactAnswer;
 export type Ticket = TicketAnswer;
 export type Message = ChatMessageAnswer;
 
-export interface Setting {
-  key: string;
-  value: string;
-}
+export type Setting = Pick<SettingAnswer, 'key' | 'value'>;
 
-export interface Company {
-  id: number;
-  name: string;
-  dueDate: string;
-  settings: Setting[];
-}
+/** The signed-in user's company: due date, plan and settings. */
+export type Company = SessionUserAnswer['company'];
 
-export interface User {
-  id: number;
-  name: string;
-  email: string;
-  profile: Profile;
-  super: boolean;
-  companyId: number;
-  whatsappId: number | null;
-  allTicket: 'enabled' | 'desabled';
-  queues: Queue[];
-  company: Company;
-}
+/** The signed-in user (sign-in, refresh, `/auth/me`). */
+export type User = SessionUserAnswer;
 
-export interface AuthAnswer {
-  token: string;
-  user: User;
-}
+/** A user as the users list and dialog read it (no company). */
+export type UserRow = UserAnswer;
 
+export type AuthAnswer = SessionAnswer;
+
+/**
+ * The plan flags that switch menu items and pages (core §2). Shared `PLAN_FLAGS` also has
+ * `useInternal`, which gates no page of its own.
+ */
 export const PLAN_FLAGS = [
   'useCampaigns',
   'useSchedules',
@@ -60,31 +53,19 @@ export const PLAN_FLAGS = [
   'useKanban',
   'useOpenAi',
   'useIntegrations',
-] as const;
+] as const satisfies readonly SharedPlanFlag[];
 export type PlanFlag = (typeof PLAN_FLAGS)[number];
 export type PlanFlags = Record<PlanFlag, boolean>;
 
-export interface Plan extends PlanFlags {
-  id: number;
-  name: string;
-  users: number;
-  connections: number;
-  queues: number;
-  value: number;
-}
+export type Plan = PlanAnswer;
 
-export type ConnectionStatus =
-  'CONNECTED' | 'qrcode' | 'PAIRING' | 'DISCONNECTED' | 'TIMEOUT' | 'OPENING';
+export type ConnectionStatus = ConnectionStatusName;
 
-export interface WhatsappConnection {
-  id: number;
-  name: string;
-  status: ConnectionStatus;
-  updatedAt: string;
-  qrcode?: string;
-  retries?: number;
-  isDefault?: boolean;
-}
+/** A connection as pickers and the shell read it. */
+export type WhatsappConnection = Pick<
+  WhatsappAnswer,
+  'id' | 'name' | 'status' | 'updatedAt' | 'qrcode' | 'retries' | 'isDefault'
+>;
 
 /** The media kinds the thread draws (core §3); the server may send others. */
 export type MediaType =

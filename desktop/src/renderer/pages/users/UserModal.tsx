@@ -12,7 +12,7 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { api } from '../../api';
-import type { User } from '../../api/types';
+import type { UserRow as User } from '../../api/types';
 import {
   FieldRow,
   FormDialog,

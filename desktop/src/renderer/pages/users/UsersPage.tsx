@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import type { User } from '../../api/types';
+import type { UserRow as User } from '../../api/types';
 import { ListPage, useResourceList, type Column } from '../../kit';
 import { UserModal } from './UserModal';
 import './i18n';
