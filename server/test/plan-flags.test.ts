@@ -1,6 +1,12 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { allEndpoints, endpoint, PLAN_FLAGS, type PlanFlag } from '@atende/shared';
+import {
+  allEndpoints,
+  endpoint,
+  FEATURE_PLAN_FLAGS,
+  PLAN_FLAGS,
+  type PlanFlag,
+} from '@atende/shared';
 import express, { Router } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -11,15 +17,7 @@ import { createCompanyWithAdmin } from './fixtures.js';
 import { ADMIN, startTestServer, type Session, type TestServer } from './harness.js';
 
 /** The flags the issue names (issue 12 item 2); `useInternal` gates nothing yet. */
-const GATED: PlanFlag[] = [
-  'useCampaigns',
-  'useSchedules',
-  'useInternalChat',
-  'useExternalApi',
-  'useKanban',
-  'useOpenAi',
-  'useIntegrations',
-];
+const GATED: readonly PlanFlag[] = FEATURE_PLAN_FLAGS;
 
 /**
  * One endpoint per flag, declared here only: it writes a tag of the caller's company, so a

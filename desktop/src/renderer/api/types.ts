@@ -2,12 +2,12 @@
  * Shapes of the server answers the app reads, derived from the route table's answer schemas in
  * `@atende/shared` (one contract, no copy).
  */
+import { FEATURE_PLAN_FLAGS } from '@atende/shared';
 import type {
   ChatMessageAnswer,
   ConnectionStatusName,
   ContactAnswer,
   PlanAnswer,
-  PlanFlag as SharedPlanFlag,
   QueueAnswer,
   SessionAnswer,
   SessionUserAnswer,
@@ -41,19 +41,8 @@ export type UserRow = UserAnswer;
 
 export type AuthAnswer = SessionAnswer;
 
-/**
- * The plan flags that switch menu items and pages (core §2). Shared `PLAN_FLAGS` also has
- * `useInternal`, which gates no page of its own.
- */
-export const PLAN_FLAGS = [
-  'useCampaigns',
-  'useSchedules',
-  'useInternalChat',
-  'useExternalApi',
-  'useKanban',
-  'useOpenAi',
-  'useIntegrations',
-] as const satisfies readonly SharedPlanFlag[];
+/** The plan flags that switch menu items and pages (core §2); shared's list, less `useInternal`. */
+export const PLAN_FLAGS = FEATURE_PLAN_FLAGS;
 export type PlanFlag = (typeof PLAN_FLAGS)[number];
 export type PlanFlags = Record<PlanFlag, boolean>;
 
