@@ -5,6 +5,11 @@ import tseslint from 'typescript-eslint';
 const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'crypto', 'child_process', 'http', 'net'];
 const moduleBoundary =
   'Import another module only through its index.ts (re-export what you need there); see docs/new-module.md.';
+/** The server and shared never import the desktop app. */
+const serverNeverDesktop = {
+  group: ['**/desktop/**', 'electron'],
+  message: 'The server never imports the desktop app.',
+};
 const restrict = (patterns, message) => ({
   'no-restricted-imports': ['error', { patterns: [{ group: patterns, message }] }],
 });
@@ -103,10 +108,7 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            {
-              group: ['**/desktop/**', 'electron'],
-              message: 'The server never imports the desktop app.',
-            },
+            serverNeverDesktop,
             { group: ['**/modules/*/*', '!**/modules/*/index.js'], message: moduleBoundary },
           ],
         },
@@ -121,10 +123,7 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            {
-              group: ['**/desktop/**', 'electron'],
-              message: 'The server never imports the desktop app.',
-            },
+            serverNeverDesktop,
             {
               group: [
                 '../*/*',

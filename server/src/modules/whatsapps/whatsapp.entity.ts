@@ -1,14 +1,8 @@
+import type { ConnectionStatusName } from '@atende/shared';
 import { EntitySchema } from 'typeorm';
 
-export const CONNECTION_STATUSES = [
-  'OPENING',
-  'qrcode',
-  'PAIRING',
-  'CONNECTED',
-  'DISCONNECTED',
-  'TIMEOUT',
-] as const;
-export type ConnectionStatus = (typeof CONNECTION_STATUSES)[number];
+/** The stored statuses: shared's `CONNECTION_STATUSES` (the connection answer's `status`). */
+export type ConnectionStatus = ConnectionStatusName;
 
 /** 'beta' is the Baileys provider (the name Whaticket clients send); 'simulator' the in-process one. */
 export type ProviderName = 'beta' | 'simulator';
