@@ -5,6 +5,9 @@ import { bundleBudget } from './bundle-budget';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
+/** Files of the shared workspace's source (aliased below), on any platform's separators. */
+const sharedSource = /[\\/]shared[\\/]src[\\/]/;
+
 /** Where the dev server forwards API and socket calls (the server's default port). */
 const devTarget = process.env.ATENDE_DEV_SERVER ?? 'http://localhost:8080';
 
@@ -21,6 +24,15 @@ export default defineConfig({
     emptyOutDir: true,
     chunkSizeWarningLimit: 600,
     reportCompressedSize: true,
+    rollupOptions: {
+      treeshake: {
+        // shared/src only declares (schemas, constants, functions; no module runs anything for
+        // its effect), so a module none of whose exports is used is left out. Without this the
+        // barrel's zod calls count as effects and the whole route table (and libphonenumber's
+        // metadata) lands in the entry.
+        moduleSideEffects: (id) => !sharedSource.test(id),
+      },
+    },
   },
   server: {
     port: 5173,

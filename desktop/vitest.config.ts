@@ -12,6 +12,9 @@ export default defineConfig({
     },
   },
   test: {
+    // Vitest's default is one worker per core minus one: a single worker on the 2-core CI machine,
+    // where the e2e files (mostly waiting on their server and Chromium) then ran one by one.
+    maxWorkers: 2,
     projects: [
       {
         extends: true,

@@ -4,7 +4,7 @@
  * the app does. Writes its section of BENCHMARKS.md (between its markers; other sections stay).
  *   npx tsx desktop/bench/cache-bench.ts [--no-write]     (BENCH_FILE=<path> writes elsewhere)
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, totalmem, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -15,6 +15,7 @@ import { searchMessages } from '../src/main/cache/search.js';
 import { SqliteStore } from '../src/main/cache/sqlite-store.js';
 import { SyncEngine } from '../src/main/core/sync-engine.js';
 import { systemClock } from '../src/main/core/types.js';
+import { writeSection } from './support.js';
 
 const TOTAL_MESSAGES = 200_000;
 const BIG_TICKET_MESSAGES = 5_000;
@@ -173,26 +174,6 @@ async function benchApply(file: string) {
   return elapsed;
 }
 
-function writeSection(markdown: string) {
-  const file = process.env.BENCH_FILE ?? new URL('../../BENCHMARKS.md', import.meta.url);
-  const start = '<!-- desktop-cache-bench:start -->';
-  const end = '<!-- desktop-cache-bench:end -->';
-  let text = '';
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    text = '# Benchmarks\n';
-  }
-  const section = `${start}\n${markdown}\n${end}`;
-  const from = text.indexOf(start);
-  const to = text.indexOf(end);
-  text =
-    from >= 0 && to > from
-      ? text.slice(0, from) + section + text.slice(to + end.length)
-      : `${text.trimEnd()}\n\n${section}\n`;
-  writeFileSync(file, text);
-}
-
 const dir = mkdtempSync(join(tmpdir(), 'atende-bench-'));
 try {
   const file = join(dir, 'cache.sqlite');
@@ -221,7 +202,7 @@ try {
       (r) => `| \`${r.query}\` | ${r.hits} | ${ms(r.p50)} | ${ms(r.p99)} | ${ms(r.max)} |`,
     ),
   ].join('\n');
-  if (!process.argv.includes('--no-write')) writeSection(md);
+  if (!process.argv.includes('--no-write')) writeSection('desktop-cache-bench', md);
   console.warn(md);
 } finally {
   rmSync(dir, { recursive: true, force: true });

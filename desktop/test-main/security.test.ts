@@ -85,7 +85,12 @@ describe('navigation, links, permissions, CSP', () => {
     expect(csp).toContain(`script-src 'self'`);
     expect(csp).toContain(`connect-src 'self'`);
     expect(csp).toContain(`object-src 'none'`);
-    expect(csp).toContain("img-src 'self' data: blob: https://api.empresa.com.br;");
+    // Images from the app and the server; outside them only the help videos' thumbnails, and
+    // the help player's frame (admin §2 Help).
+    expect(csp).toContain(
+      "img-src 'self' data: blob: https://api.empresa.com.br https://img.youtube.com;",
+    );
+    expect(csp).toContain('frame-src https://www.youtube-nocookie.com;');
     expect(csp).not.toContain('unsafe-eval');
   });
 });

@@ -70,7 +70,7 @@ describe('route guard (core §2)', () => {
     localStorage.setItem('cshow', 'null');
     installFakePlatform(respond);
     await renderApp('/campaigns');
-    expect(await screen.findByText('Esta página ainda está em construção.')).toBeTruthy();
+    await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/campaigns'));
     expect(screen.getByTestId('location').textContent).toBe('/campaigns');
   });
 });

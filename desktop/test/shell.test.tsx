@@ -1,12 +1,11 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { addLocalDays } from '@atende/shared';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { HttpRequest } from '../src/renderer/platform';
 import { usePrefs } from '../src/renderer/ui/prefs';
 import { allPlanFlags, makeUser } from './fixtures';
 import { installFakePlatform, renderApp } from './render';
 import { setViewportWidth } from './setup-dom';
-
-const DAY = 86_400_000;
 
 function signedIn(
   user = makeUser(),
@@ -94,7 +93,9 @@ describe('app shell (core §2)', () => {
 
   it('greets an admin with the due date and warns when fewer than 5 days remain', async () => {
     const user = makeUser({ profile: 'admin' });
-    user.company.dueDate = new Date(Date.now() + 3 * DAY + 3_600_000).toISOString();
+    // Three calendar days ahead in the company's zone (São Paulo), at its noon: the count is of
+    // local days, so an instant 3 × 24 h ahead is 4 days from 21:00 on.
+    user.company.dueDate = `${addLocalDays(Date.now(), 3)}T15:00:00.000Z`;
     signedIn(user);
     await renderApp('/tickets');
     expect(

@@ -11,6 +11,18 @@ export interface InboundSetup {
   companyId: number;
   connections: number[];
   socket: Socket;
+  /** Where the load generator sends its batches, in turn (the api processes); default [base]. */
+  bases?: string[];
+  /** More agent sockets (on other api processes) whose deliveries are counted, not timed. */
+  others?: Socket[];
+}
+
+/** What one socket got of a step's accepted messages. */
+export interface SocketCount {
+  received: number;
+  missing: number;
+  doubled: number;
+  missingIds: string[];
 }
 
 export interface InboundStep {
@@ -24,6 +36,10 @@ export interface InboundStep {
   p50: number;
   p99: number;
   max: number;
+  /** Ids the simulator accepted, for counting what was stored. */
+  ids: string[];
+  /** Per socket (the timed one first): each accepted message's create event counted. */
+  sockets: SocketCount[];
 }
 
 /** A company with `connections` simulator connections, all scanned, and its admin's socket. */
@@ -75,10 +91,19 @@ export async function setupInbound(
       await until(id, 'CONNECTED');
     }),
   );
-  const socket = io(base, { transports: ['websocket'], auth: { token: admin.token } });
-  await new Promise<void>((r) => socket.once('connect', () => r()));
-  await new Promise<void>((r) => socket.emit('joinNotification', {}, () => r()));
+  const socket = await agentSocket(base, admin.token);
   return { base, token: admin.token, companyId: admin.user.companyId, connections: ids, socket };
+}
+
+/** A signed-in socket that asked for notifications (the agent's rooms). */
+export async function agentSocket(base: string, token: string): Promise<Socket> {
+  const socket = io(base, { transports: ['websocket'], auth: { token }, reconnection: false });
+  await new Promise<void>((resolve, reject) => {
+    socket.once('ready', () => resolve());
+    socket.once('connect_error', reject);
+  });
+  await new Promise<void>((r) => socket.emit('joinNotification', {}, () => r()));
+  return socket;
 }
 
 const TICK_MS = 20;
@@ -93,6 +118,8 @@ export async function runInboundStep(
   seconds: number,
   contacts: number,
   first: number,
+  /** Called once when half the step's messages have been offered (the failover's kill). */
+  midway?: () => void,
 ): Promise<InboundStep> {
   const dueAt = new Map<string, number>();
   const latencies: number[] = [];
@@ -106,6 +133,17 @@ export async function runInboundStep(
   };
   const event = `company-${setup.companyId}-appMessage`;
   setup.socket.on(event, onMessage);
+  const sockets = [setup.socket, ...(setup.others ?? [])];
+  const seen = sockets.map(() => new Map<string, number>());
+  const counters = sockets.map((_, i) => (e: { action: string; message: { wid: string } }) => {
+    if (e.action !== 'create') return;
+    const wid = e.message.wid;
+    seen[i]!.set(wid, (seen[i]!.get(wid) ?? 0) + 1);
+  });
+  sockets.forEach((s, i) => s.on(event, counters[i]!));
+  const bases = setup.bases ?? [setup.base];
+  const acceptedIds: string[] = [];
+  let calls = 0;
   const total = Math.round(rate * seconds);
   let accepted = 0;
   let errors = 0;
@@ -113,8 +151,12 @@ export async function runInboundStep(
   const start = performance.now();
   let next = 0;
   while (next < total) {
+    if (midway && next >= total / 2) {
+      midway();
+      midway = undefined;
+    }
     const now = performance.now();
-    const batch = [];
+    const batch: { whatsappId: number; from: string; body: string; id: string }[] = [];
     for (; next < total && start + (next * 1000) / rate <= now; next++) {
       const k = first + next;
       const id = `3EB0${randomBytes(9).toString('hex').toUpperCase()}`;
@@ -127,13 +169,21 @@ export async function runInboundStep(
       });
     }
     if (batch.length) {
-      const p = call(setup.base, 'POST', '/simulator/inbound/batch', setup.token, {
-        messages: batch,
-      })
+      const p = call(
+        bases[calls++ % bases.length]!,
+        'POST',
+        '/simulator/inbound/batch',
+        setup.token,
+        {
+          messages: batch,
+        },
+      )
         .then(
           (res) => {
-            if (res.status === 200) accepted += batch.length;
-            else errors += batch.length;
+            if (res.status === 200) {
+              accepted += batch.length;
+              acceptedIds.push(...batch.map((m) => m.id));
+            } else errors += batch.length;
           },
           () => void (errors += batch.length),
         )
@@ -148,6 +198,11 @@ export async function runInboundStep(
     await new Promise((r) => setTimeout(r, 50));
   }
   setup.socket.off(event, onMessage);
+  // The other sockets get the last events a moment after the timed one: wait for them too.
+  const settle = performance.now() + 5_000;
+  const complete = () => seen.every((m) => acceptedIds.every((id) => m.has(id)));
+  while (!complete() && performance.now() < settle) await new Promise((r) => setTimeout(r, 50));
+  sockets.forEach((s, i) => s.off(event, counters[i]!));
   const elapsed = (Math.max(lastReceived, start + seconds * 1000) - start) / 1000;
   return {
     rate,
@@ -160,5 +215,12 @@ export async function runInboundStep(
     p50: pct(latencies, 50),
     p99: pct(latencies, 99),
     max: latencies.length ? latencies.reduce((a, b) => Math.max(a, b)) : NaN,
+    ids: acceptedIds,
+    sockets: seen.map((m) => ({
+      received: acceptedIds.filter((id) => m.has(id)).length,
+      missing: acceptedIds.filter((id) => !m.has(id)).length,
+      missingIds: acceptedIds.filter((id) => !m.has(id)),
+      doubled: [...m.values()].filter((n) => n > 1).length,
+    })),
   };
 }

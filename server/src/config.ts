@@ -40,6 +40,8 @@ const schema = z
       .int()
       .positive()
       .default(15 * 60_000),
+    /** External messages API: calls per connection token per minute (issue 18 item 3). */
+    EXTERNAL_API_RATE_LIMIT: z.coerce.number().int().positive().default(60),
     /** Concurrent refreshes with one refresh token all succeed within this window. */
     REFRESH_GRACE_MS: z.coerce.number().int().min(0).default(30_000),
     SIGNUP_RATE_LIMIT: z.coerce.number().int().positive().default(5),
@@ -79,6 +81,11 @@ const schema = z
     /** How long a signed media link (`/media/<file>?c=&exp=&sig=`) stays valid. */
     MEDIA_URL_TTL_SECONDS: z.coerce.number().int().min(60).default(7200),
     TICKET_AUTO_CLOSE_HOURS: z.coerce.number().nonnegative().default(24),
+    /** A schedule whose time passed while no worker ran is still sent this long after; later it is PERDIDA. */
+    SCHEDULE_GRACE_MINUTES: z.coerce.number().nonnegative().default(60),
+    /** Dialogflow ES endpoints (queue integrations): unset is Google's; tests point them at stand-ins. */
+    DIALOGFLOW_API_URL: z.string().url().optional(),
+    DIALOGFLOW_TOKEN_URI: z.string().url().optional(),
     /** Key material for credentials encrypted at rest (src/lib/secret-box.ts); unset: derived from JWT_SECRET. */
     SECRETS_KEY: z.string().min(32).optional(),
     /** Former SECRETS_KEY values, comma-separated, still accepted for reading during a rotation. */

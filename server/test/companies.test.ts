@@ -1,3 +1,4 @@
+import { addLocalDays } from '@atende/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCompanyWithAdmin } from './fixtures.js';
 import { ADMIN, startTestServer, type TestServer } from './harness.js';
@@ -28,7 +29,8 @@ describe('public sign-up (POST /companies/cadastro)', () => {
       campaignsEnabled: false,
     });
     expect(res.status).toBe(201);
-    const expected = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
+    // Calendar days in the company's time zone (at 22:00 in São Paulo it is already tomorrow in UTC).
+    const expected = addLocalDays(Date.now(), 3);
     expect(res.body.dueDate).toBe(expected);
 
     const session = await server.login('dono@padaria.test', 'segredo1');
@@ -56,7 +58,7 @@ describe('public sign-up (POST /companies/cadastro)', () => {
       password: 'segredo1',
       planId: 1,
     });
-    expect(res.body.dueDate).toBe(new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10));
+    expect(res.body.dueDate).toBe(addLocalDays(Date.now(), 7));
     await server.request('PUT', '/settings/trial', { token: root.token, body: { value: '3' } });
   });
 

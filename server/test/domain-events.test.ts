@@ -275,6 +275,48 @@ describe('domain events', () => {
     }
   }, 90_000);
 
+  it('a run handler takes consecutive events at once; a run that fails is handled one by one', async () => {
+    const runs: number[][] = [];
+    const singles: number[] = [];
+    let badCalls = 0;
+    const consumer: DomainEventConsumer = {
+      name: 'probe-runs',
+      startAt: 'head',
+      on: {
+        'contact.created': async (_app, event) => {
+          if (event.payload.contactId === 4_002) {
+            badCalls++;
+            throw new Error('bad event');
+          }
+          singles.push(event.payload.contactId);
+        },
+      },
+      runs: {
+        'contact.created': async (_app, events) => {
+          const ids = events.map((e) => e.payload.contactId);
+          runs.push(ids);
+          if (ids.includes(4_002)) throw new Error('bad run');
+        },
+      },
+    };
+    const pump = new DomainEventPump(server.app, [consumer]);
+    try {
+      await pump.start();
+      await write(contactEvents([4_101, 4_102, 4_103]));
+      await pump.settled();
+      expect(runs).toEqual([[4_101, 4_102, 4_103]]);
+      expect(singles).toEqual([]);
+      await write(contactEvents([4_001, 4_002, 4_003]));
+      await pump.settled(60_000);
+      // The failed run was handed over once; then each event alone, the bad one retried, skipped.
+      expect(runs.slice(1)).toEqual([[4_001, 4_002, 4_003]]);
+      expect(singles).toEqual([4_001, 4_003]);
+      expect(badCalls).toBe(5);
+    } finally {
+      await pump.close();
+    }
+  }, 90_000);
+
   it('prunes only what every live consumer passed, and keeps the retention', async () => {
     await server.app.ds.query(
       `INSERT INTO domain_event_cursors (consumer, position) VALUES ('laggard', 0),

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storedToken } from '../src/modules/whatsapps/whatsapps.service.js';
 import { ADMIN, startTestServer, type TestServer } from './harness.js';
 import { listRoutes, walkSchema } from './routes.js';
 import { rowsOf, type Rows } from './tenant-rows.js';
@@ -150,14 +151,15 @@ describe('malformed dates and cursors (issue 11 item 3)', () => {
   });
 
   it("a value Postgres refuses past the schema is a 4xx: another connection's token is 409", async () => {
-    const [other] = (await server.app.ds.query(
-      `INSERT INTO whatsapps ("companyId", name, token, provider) VALUES ($1, 'Outra', $2, 'simulator')
-       RETURNING token`,
-      [t.companyId, `tok-${Date.now()}-abcdefghij`],
-    )) as { token: string }[];
+    // Tokens are stored hashed (issue 18): the other connection holds the hash of its token.
+    const taken = `tok-${Date.now()}-abcdefghij`;
+    await server.app.ds.query(
+      `INSERT INTO whatsapps ("companyId", name, token, provider) VALUES ($1, 'Outra', $2, 'simulator')`,
+      [t.companyId, storedToken(taken).token],
+    );
     const res = await server.request('PUT', `/whatsapp/${t.whatsappId}`, {
       token: t.admin.token,
-      body: { token: other!.token },
+      body: { token: taken },
     });
     expect(res.status).toBe(409);
     expect(res.body.error).toBe('ERR_CONFLICT');

@@ -131,7 +131,14 @@ describe('the module list', () => {
 
   it('runs the reactions to a stored message in the listed order (timers, then routing)', () => {
     const consumers = modules.flatMap((m) => (m.consumers ?? []).map((c) => c.name));
-    expect(consumers).toEqual(['timers', 'routing']);
+    // Campaigns (issue 16) read replies after the bot has answered.
+    expect(consumers.indexOf('campaigns')).toBeGreaterThan(consumers.indexOf('routing'));
+    expect(consumers.filter((n) => n === 'timers' || n === 'routing')).toEqual([
+      'timers',
+      'routing',
+    ]);
+    // The AI's consumer (an agent's reply stops it) reads the same events after them.
+    expect(consumers.indexOf('prompts')).toBeGreaterThan(consumers.indexOf('routing'));
   });
 });
 

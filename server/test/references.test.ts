@@ -20,6 +20,9 @@ let b: Tenant;
 let ofA: Rows;
 let ofB: Rows;
 let agentOfB: Session & { id: number };
+let campaignOfB = 0;
+/** A chat of company B, owned by its admin (the PUT /chats/:id cases). */
+let chatOfB: number;
 
 const MISSING = 2_147_483_000;
 
@@ -31,8 +34,30 @@ beforeAll(async () => {
   agentOfB = await addAgent(server, b.admin);
   ofA = await rowsOf(server, a, agentOfA.id);
   ofB = await rowsOf(server, b, agentOfB.id);
+  const campaign = await server.request('POST', '/campaigns', {
+    token: b.admin.token,
+    body: { name: 'Campanha B' },
+  });
+  campaignOfB = campaign.body.id;
+  chatOfB = (
+    await server.request('POST', '/chats', {
+      token: b.admin.token,
+      body: { title: 'Equipe B', users: [agentOfB.id] },
+    })
+  ).body.id;
 });
 afterAll(() => server?.close());
+
+/** A schedule of B's (issue 17), for the PUT /schedules/:id cases. */
+let scheduleOfB = 0;
+beforeAll(async () => {
+  const [row] = (await server.app.ds.query(
+    `INSERT INTO schedules ("companyId", body, "sendAt", "contactId")
+     VALUES ($1, 'Agendada', '2099-01-01T10:00:00Z', $2) RETURNING id`,
+    [b.companyId, ofB.contact],
+  )) as { id: number }[];
+  scheduleOfB = row!.id;
+});
 
 interface Case {
   method: string;
@@ -49,6 +74,30 @@ interface Case {
 const newUser = () => ({ name: 'Agente X', email: `x-${uniq()}@b.test`, password: 'Senha123' });
 
 const CASES: Case[] = [
+  // prompts (issue 18): the queue a prompt belongs to
+  {
+    method: 'POST',
+    route: '/prompt',
+    path: () => '/prompt',
+    field: 'queueId',
+    kind: 'queue',
+    // The key check asks the server named (here this one, which has no /v1/models): a 4xx.
+    body: (id) => ({
+      name: 'P',
+      prompt: 'x',
+      apiKey: 'sk-0123456789abcdef',
+      baseUrl: `${server.url}/v1`,
+      queueId: id,
+    }),
+  },
+  {
+    method: 'PUT',
+    route: '/prompt/:id',
+    path: () => `/prompt/${ofB.prompt}`,
+    field: 'queueId',
+    kind: 'queue',
+    body: (id) => ({ queueId: id }),
+  },
   // users
   {
     method: 'POST',
@@ -219,6 +268,23 @@ const CASES: Case[] = [
       body: (id) => ({ [field]: id }),
     },
   ]),
+  // queue integrations
+  {
+    method: 'POST',
+    route: '/queueIntegration/testSession',
+    path: () => '/queueIntegration/testSession',
+    field: 'id',
+    kind: 'integration',
+    body: (id) => ({ id }),
+  },
+  {
+    method: 'GET',
+    route: '/queueIntegration/deliveries',
+    path: () => '/queueIntegration/deliveries',
+    field: 'integrationId',
+    kind: 'integration',
+    query: (id) => ({ integrationId: id }),
+  },
   // queue options
   {
     method: 'GET',
@@ -285,10 +351,134 @@ const CASES: Case[] = [
       body: fields,
     },
   ]),
+  // contact lists (issue 16)
+  {
+    method: 'GET',
+    route: '/contact-list-items',
+    path: () => '/contact-list-items',
+    field: 'contactListId',
+    kind: 'contactList',
+    query: (id) => ({ contactListId: id }),
+  },
+  {
+    method: 'POST',
+    route: '/contact-list-items',
+    path: () => '/contact-list-items',
+    field: 'contactListId',
+    kind: 'contactList',
+    body: (id) => ({ name: 'Cliente', number: '11987654321', contactListId: id }),
+  },
+  // campaigns (issue 16)
+  {
+    method: 'POST',
+    route: '/campaigns',
+    path: () => '/campaigns',
+    field: 'whatsappId',
+    kind: 'whatsapp',
+    body: (id) => ({ name: 'Campanha X', whatsappId: id }),
+  },
+  {
+    method: 'POST',
+    route: '/campaigns',
+    path: () => '/campaigns',
+    field: 'contactListId',
+    kind: 'contactList',
+    body: (id) => ({ name: 'Campanha X', contactListId: id }),
+  },
+  {
+    method: 'POST',
+    route: '/campaigns',
+    path: () => '/campaigns',
+    field: 'tagListId',
+    kind: 'tag',
+    body: (id) => ({ name: 'Campanha X', tagListId: id }),
+  },
+  {
+    method: 'PUT',
+    route: '/campaigns/:id',
+    path: () => `/campaigns/${campaignOfB}`,
+    field: 'whatsappId',
+    kind: 'whatsapp',
+    body: (id) => ({ name: 'Campanha X', whatsappId: id }),
+  },
+  {
+    method: 'PUT',
+    route: '/campaigns/:id',
+    path: () => `/campaigns/${campaignOfB}`,
+    field: 'contactListId',
+    kind: 'contactList',
+    body: (id) => ({ name: 'Campanha X', contactListId: id }),
+  },
+  {
+    method: 'PUT',
+    route: '/campaigns/:id',
+    path: () => `/campaigns/${campaignOfB}`,
+    field: 'tagListId',
+    kind: 'tag',
+    body: (id) => ({ name: 'Campanha X', tagListId: id }),
+  },
+  // schedules (issue 17)
+  ...(['contactId', 'ticketId', 'whatsappId'] as const).flatMap((field): Case[] => [
+    {
+      method: 'POST',
+      route: '/schedules',
+      path: () => '/schedules',
+      field,
+      kind: field.slice(0, -2) as ReferenceKind,
+      body: (id) => ({
+        body: 'Mensagem agendada',
+        sendAt: '2099-01-01T10:00:00Z',
+        contactId: ofB.contact,
+        [field]: id,
+      }),
+    },
+    {
+      method: 'PUT',
+      route: '/schedules/:id',
+      path: () => `/schedules/${scheduleOfB}`,
+      field,
+      kind: field.slice(0, -2) as ReferenceKind,
+      body: (id) => ({ [field]: id }),
+    },
+  ]),
+  // kanban (issue 17)
+  ...(['fromTagId', 'toTagId'] as const).map((field): Case => ({
+    method: 'PUT',
+    route: '/ticket-tags/:ticketId/kanban',
+    path: () => `/ticket-tags/${ofB.ticket}/kanban`,
+    field,
+    kind: 'tag',
+    body: (id) => ({ fromTagId: null, toTagId: null, [field]: id }),
+  })),
+  // internal chat (issue 17): members, as ids or as Whaticket's {id, name} objects
+  ...(['POST', 'PUT'] as const).flatMap((method): Case[] =>
+    (['users[]', 'users[].id'] as const).map((field) => ({
+      method,
+      route: method === 'POST' ? '/chats' : '/chats/:id',
+      path: () => (method === 'POST' ? '/chats' : `/chats/${chatOfB}`),
+      field,
+      kind: 'user',
+      body: (id) => ({
+        title: 'Equipe',
+        users: field === 'users[]' ? [agentOfB.id, id] : [{ id: agentOfB.id }, { id, name: 'x' }],
+      }),
+    })),
+  ),
 ];
 
 /** Body and query id fields that are not references, and why. */
 const NOT_REFERENCES = new Set([
+  // A file list has no reference kind yet: the campaign handler checks it belongs to the caller
+  // (ERR_CAMPAIGN_FILE_LIST_NOT_FOUND, server/test/campaigns.test.ts).
+  'POST /campaigns body.fileListId',
+  'PUT /campaigns/:id body.fileListId',
+  // An invoice has no reference kind: the checkout reads it through the company's scope, so
+  // another company's invoice is a 404 (server/test/billing-routes.test.ts). A Pix end-to-end id
+  // is the central bank's transfer id, not a row of ours.
+  'POST /subscription body.invoiceId',
+  'POST /invoices/:id/confirm body.endToEndId',
+  // Whaticket sends the reader; it is ignored: the reader is the token's user (issue 17).
+  'POST /chats/:id/read body.userId',
   'POST /companies body.planId', // plans are the platform's, shared by every company
   'PUT /companies/:id body.planId',
   'POST /companies/cadastro body.planId',
@@ -299,6 +489,9 @@ const NOT_REFERENCES = new Set([
   'GET /tickets query.tags',
   'GET /tickets query.users',
   'GET /tickets query.queueIds',
+  'GET /schedules query.contactId',
+  'GET /ticket/kanban query.queueIds',
+  'GET /ticket/kanban query.queueIds[]',
   // Accepted for Whaticket clients and ignored: the company and user are the caller's (core §7).
   'GET /quick-messages/list query.companyId',
   'GET /quick-messages/list query.userId',
@@ -315,6 +508,14 @@ const NOT_REFERENCES = new Set([
   'POST /messages/:ticketId body.clientId',
   // A keyset cursor over the caller's own dead letters (the list is company-scoped).
   'GET /whatsapp/:whatsappId/dead-letters query.before',
+  // Contact and file lists (issue 16): Whaticket sends the company, ignored; an item stays in
+  // its list; a file list's option ids are checked against that list by the handler.
+  'GET /contact-lists/list query.companyId',
+  'POST /contact-list-items body.companyId',
+  'PUT /contact-list-items/:id body.companyId',
+  'PUT /contact-list-items/:id body.contactListId',
+  'POST /files body.options[].id',
+  'PUT /files/:id body.options[].id',
 ]);
 /** A field named like an id (`id`, `…Id`, `…Ids`, the lists `tags`/`users`, `quotedMsg`). */
 const ID_NAMED = /(^id|Id|Ids)$|^(tags|users|quotedMsg)$/;
@@ -432,7 +633,7 @@ describe('references to another company (issue 11 item 1)', () => {
 
   it("accepts each request with B's own rows (the 404s above come from the foreign id)", async () => {
     for (const c of CASES) {
-      if (c.kind === 'prompt' || c.kind === 'integration') continue;
+      if (c.kind === 'prompt') continue;
       const res = await send(c, ofB[c.kind]);
       expect(
         res.status,

@@ -1,51 +1,23 @@
 // Two (then three) worker processes on one database and Redis prefix, one simulator connection:
 // exactly one runs it; kill -9 of the holder hands it to the other within the lease time; a
 // graceful shutdown hands it over at once.
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SessionLease } from '../src/whatsapp/session-lease.js';
 import { createCompanyWithAdmin } from './fixtures.js';
 import { startTestServer, type TestServer } from './harness.js';
-import { databaseUrl } from './db-url.js';
 import { SimulatorClient } from './simulator-client.js';
+import { spawnWorkerProcess } from './worker-children.js';
 
 const LEASE_MS = 3_000;
-const here = path.dirname(fileURLToPath(import.meta.url));
 let server: TestServer;
 let sim: SimulatorClient;
 let whatsappId: number;
 const children = new Map<number, ChildProcess>();
 
-function spawnWorker(): Promise<number> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'worker-process.ts')], {
-    cwd: path.join(here, '..'),
-    env: {
-      ...process.env,
-      NODE_ENV: 'test',
-      DATABASE_URL: databaseUrl(server.database),
-      REDIS_URL: server.app.config.REDIS_URL,
-      REDIS_PREFIX: server.app.prefix,
-      SESSION_LEASE_MS: String(LEASE_MS),
-      SIMULATOR: 'on',
-      LOG_LEVEL: 'silent',
-      PORT: '0',
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`worker exited with ${code}`)));
-    child.stdout!.on('data', (chunk: Buffer) => {
-      const match = /ready (\d+)/.exec(chunk.toString());
-      if (match) {
-        children.set(child.pid!, child);
-        child.removeAllListeners('exit');
-        resolve(child.pid!);
-      }
-    });
-  });
-}
+/** A plain child (not its own group: the test also stops one with SIGTERM); resolves its pid. */
+const spawnWorker = async () =>
+  (await spawnWorkerProcess(server, children, { leaseMs: LEASE_MS, detached: false })).pid!;
 
 /** The pid in the lease's owner string (host:pid:random:epoch), or undefined when free. */
 async function holderPid(): Promise<number | undefined> {
@@ -100,7 +72,8 @@ describe('session lease across worker processes', () => {
     const takeover = Date.now() - killedAt;
     // The lease expires after LEASE_MS; the survivor scans every LEASE_MS / 3.
     expect(takeover).toBeLessThan(LEASE_MS + LEASE_MS / 3 + 1_000);
-    expect(await epoch()).toBeGreaterThan(firstEpoch);
+    // The lease shows the new holder a moment before its epoch reaches the row (acquire's UPDATE).
+    await sim.until(async () => (await epoch()) > firstEpoch, LEASE_MS);
     // Still linked: the new holder resumes without a QR code.
     await sim.waitForStatus(whatsappId, 'CONNECTED', LEASE_MS * 2);
     const { id } = await sim.inbound({ whatsappId, from: '5511988880000', body: 'ainda aí?' });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { integrationSecret } from '../src/modules/settings/index.js';
 import { createCompanyWithAdmin } from './fixtures.js';
 import { startTestServer, type TestServer } from './harness.js';
 
@@ -107,6 +108,8 @@ describe('settings', () => {
       `SELECT value FROM settings WHERE "companyId" = $1 AND key = 'asaas'`,
       [companyId],
     );
-    expect(row.value).toBe(secret);
+    // Sealed at rest (issue 15): the row never holds the value, and it still opens to it.
+    expect(row.value).not.toContain(secret);
+    expect(await integrationSecret(server.app, companyId, 'asaas')).toBe(secret);
   });
 });

@@ -1,4 +1,10 @@
-import { COMPANY_EVENTS, type CompanyEventName } from '@atende/shared';
+import {
+  COMPANY_EVENTS,
+  PLATFORM_EVENTS,
+  platformEvent,
+  type CompanyEventName,
+  type PlatformEventName,
+} from '@atende/shared';
 import { io, type Socket } from 'socket.io-client';
 
 export interface Listening {
@@ -16,6 +22,13 @@ export interface Listening {
  */
 export function payloadProblem(event: string, payload: unknown): string | null {
   if (event === 'ready') return null;
+  const platform = (Object.keys(PLATFORM_EVENTS) as PlatformEventName[]).find(
+    (n) => platformEvent(n) === event,
+  );
+  if (platform) {
+    const ok = PLATFORM_EVENTS[platform].safeParse(payload);
+    return ok.success ? null : `${event} ${JSON.stringify(payload)} does not match its schema`;
+  }
   const name = /^company-\d+-(.+)$/.exec(event)?.[1];
   if (name === undefined || !Object.hasOwn(COMPANY_EVENTS, name)) {
     return `${event}: not a company event of shared/src/events`;

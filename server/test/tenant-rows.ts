@@ -50,7 +50,25 @@ export async function rowsOf(server: TestServer, t: Tenant, agent: number): Prom
     `INSERT INTO quick_messages ("companyId", "userId", shortcode, message) VALUES ($1, $2, $3, 'oi')`,
     [c, t.admin.id, `s${uniq()}`],
   );
+  const contactList = await insert(
+    server,
+    `INSERT INTO contact_lists ("companyId", name) VALUES ($1, $2)`,
+    [c, `lista ${uniq()}`],
+  );
+  const integration = await insert(
+    server,
+    `INSERT INTO queue_integrations ("companyId", type, name, "urlN8N") VALUES ($1, 'webhook', $2, 'https://hook.example.com')`,
+    [c, `Hook ${uniq()}`],
+  );
+  // A prompt (issue 18), written directly: saving one through the route checks its key.
+  const prompt = await insert(
+    server,
+    `INSERT INTO prompts ("companyId", name, prompt, "apiKeySealed", "queueId")
+     VALUES ($1, 'Prompt', 'Você atende.', 'v1.x.x.x.x', $2)`,
+    [c, queue],
+  );
   return {
+    contactList,
     whatsapp: t.whatsappId,
     queue,
     user: agent,
@@ -60,8 +78,7 @@ export async function rowsOf(server: TestServer, t: Tenant, agent: number): Prom
     message,
     queueOption,
     quickMessage,
-    // No prompt or integration exists in this version: any id is someone else's or none.
-    prompt: 1,
-    integration: 1,
+    prompt,
+    integration,
   };
 }

@@ -76,7 +76,7 @@ export function contentSecurityPolicy(serverOrigin: string): string {
     `default-src 'self'`,
     `script-src 'self'`,
     `style-src 'self' 'unsafe-inline'`,
-    `img-src 'self' data: blob: ${server}`,
+    `img-src 'self' data: blob: ${server} https://img.youtube.com`,
     `media-src 'self' blob: ${server}`,
     `font-src 'self' data:`,
     `connect-src 'self'`,
@@ -84,7 +84,8 @@ export function contentSecurityPolicy(serverOrigin: string): string {
     `base-uri 'none'`,
     `form-action 'none'`,
     `frame-ancestors 'none'`,
-    `frame-src 'none'`,
+    // The /helps page's player (issue 15): YouTube's privacy-enhanced embed only.
+    `frame-src https://www.youtube-nocookie.com`,
     `worker-src 'self' blob:`,
   ].join('; ');
 }

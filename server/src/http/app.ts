@@ -63,7 +63,10 @@ export function createHttpApp(app: AppContext): Express {
     helmet({
       contentSecurityPolicy: {
         directives: {
-          'img-src': ["'self'", 'data:', 'blob:'],
+          // The /helps page shows YouTube thumbnails and plays videos in the privacy-enhanced
+          // (no-cookie) player; nothing else from outside (issue 15, docs/decisions.md).
+          'img-src': ["'self'", 'data:', 'blob:', 'https://img.youtube.com'],
+          'frame-src': ['https://www.youtube-nocookie.com'],
           'media-src': ["'self'", 'data:', 'blob:'],
           // Our own origin only: 'self' plus this host's websocket (older browsers do not
           // count ws: as 'self'). Never any other ws:/wss: host.

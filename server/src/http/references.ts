@@ -19,8 +19,9 @@ export const REFERENCE_TABLES: Record<
   message: { table: 'messages', notFound: 'ERR_NO_MESSAGE_FOUND' },
   queueOption: { table: 'queue_options', notFound: 'ERR_NO_QUEUE_OPTION_FOUND' },
   quickMessage: { table: 'quick_messages', notFound: 'ERR_NO_QUICK_MESSAGE_FOUND' },
-  prompt: { table: null, notFound: 'ERR_NO_PROMPT_FOUND' },
-  integration: { table: null, notFound: 'ERR_NO_INTEGRATION_FOUND' },
+  contactList: { table: 'contact_lists', notFound: 'ERR_NO_CONTACT_LIST_FOUND' },
+  integration: { table: 'queue_integrations', notFound: 'ERR_NO_INTEGRATION_FOUND' },
+  prompt: { table: 'prompts', notFound: 'ERR_NO_PROMPT_FOUND' },
 };
 
 /** The ids of each kind, without repeats, in the order the request named them. */

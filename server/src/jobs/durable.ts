@@ -129,6 +129,73 @@ export async function scheduleDurable<P>(
   return { id, trigger };
 }
 
+/**
+ * Writes (or moves) many rows of one kind in one statement and adds the triggers of the rows it
+ * wrote in one Redis round trip. With `keepEarlier`, a row already waiting to fire at or before
+ * its new time is left as it is (nothing written, no trigger): its firing finds the job not due
+ * yet and the job moves it (`rescheduleAt`). A job whose `run` re-checks when it is due (the
+ * ticket timers) need not be rewritten by every change that only postpones it.
+ */
+export async function scheduleDurableMany<P>(
+  app: AppContext,
+  job: DurableJob<P>,
+  specs: readonly ScheduleSpec<P>[],
+  options: { keepEarlier?: boolean } = {},
+): Promise<number> {
+  // One statement may write a row once: the last spec of a key wins.
+  const byKey = new Map(specs.map((s) => [s.key, s]));
+  specs = [...byKey.values()];
+  if (!specs.length) return 0;
+  const rows = (await app.ds.query(
+    `INSERT INTO durable_jobs (kind, key, "companyId", payload, "dueAt")
+     SELECT $1, x.key, x."companyId", x.payload, x."dueAt"
+       FROM unnest($2::text[], $3::int[], $4::jsonb[], $5::timestamptz[])
+            AS x(key, "companyId", payload, "dueAt")
+     ON CONFLICT (kind, key) DO UPDATE SET payload = EXCLUDED.payload, "dueAt" = EXCLUDED."dueAt",
+       "companyId" = EXCLUDED."companyId",
+       "firedAt" = CASE WHEN durable_jobs."dueAt" = EXCLUDED."dueAt"
+                        THEN durable_jobs."firedAt" END,
+       "failedAt" = CASE WHEN durable_jobs."dueAt" = EXCLUDED."dueAt"
+                         THEN durable_jobs."failedAt" END,
+       attempts = CASE WHEN durable_jobs."dueAt" = EXCLUDED."dueAt"
+                       THEN durable_jobs.attempts ELSE 0 END,
+       "retryAt" = NULL
+     WHERE NOT $6::boolean
+        OR (durable_jobs."firedAt" IS NULL AND durable_jobs."failedAt" IS NULL
+            AND EXCLUDED."dueAt" < durable_jobs."dueAt")
+        OR ((durable_jobs."firedAt" IS NOT NULL OR durable_jobs."failedAt" IS NOT NULL)
+            AND EXCLUDED."dueAt" <> durable_jobs."dueAt")
+     RETURNING id::int AS id, "dueAt"`,
+    [
+      job.kind,
+      specs.map((s) => s.key),
+      specs.map((s) => s.companyId),
+      specs.map((s) => JSON.stringify(job.payload.parse(s.payload))),
+      specs.map((s) => s.dueAt),
+      options.keepEarlier ?? false,
+    ],
+  )) as { id: number; dueAt: Date }[];
+  if (rows.length) {
+    const now = clockOf(job as DurableJob<unknown>)().getTime();
+    await triggerQueue(app, job.kind).addBulk(
+      rows.map((r) => {
+        const at = new Date(r.dueAt).getTime();
+        return {
+          name: 'fire',
+          data: { id: r.id },
+          opts: {
+            jobId: `${r.id}-${at}`,
+            delay: Math.max(0, at - now),
+            removeOnComplete: true,
+            removeOnFail: 1_000,
+          },
+        };
+      }),
+    );
+  }
+  return rows.length;
+}
+
 /** Removes a row that should no longer fire. */
 export async function cancelDurable(
   app: AppContext,

@@ -12,11 +12,14 @@ import { whatsappModule } from '../whatsapp/index.js';
 import { authModule } from './auth/index.js';
 import { automationModule } from './automation/index.js';
 import { billingModule } from './billing/index.js';
+import { campaignsModule } from './campaigns/index.js';
 import { changesModule } from './changes/index.js';
 import { companiesModule } from './companies/index.js';
 import { contactsModule } from './contacts/index.js';
 import { dashboardModule } from './dashboard/index.js';
 import { governorModule } from './governor/index.js';
+import { helpsModule } from './helps/index.js';
+import { integrationsModule } from './integrations/index.js';
 import type { ModuleManifest } from './manifest.js';
 import { messagesModule } from './messages/index.js';
 import { notesModule } from './notes/index.js';
@@ -26,12 +29,19 @@ import { queuesModule } from './queues/index.js';
 import { quickMessagesModule } from './quick-messages/index.js';
 import { ratingModule } from './rating/index.js';
 import { routingModule } from './routing/index.js';
+import { schedulesModule } from './schedules/index.js';
 import { settingsModule } from './settings/index.js';
 import { tagsModule } from './tags/index.js';
 import { ticketsModule } from './tickets/index.js';
 import { timersModule } from './timers/index.js';
 import { usersModule } from './users/index.js';
 import { whatsappsModule } from './whatsapps/index.js';
+import { contactListsModule } from './contact-lists/index.js';
+import { filesModule } from './files/index.js';
+import { chatsModule } from './chats/index.js';
+import { announcementsModule } from './announcements/index.js';
+import { promptsModule } from './prompts/index.js';
+import { externalApiModule } from './external-api/index.js';
 
 export const modules: readonly ModuleManifest[] = [
   authModule,
@@ -56,5 +66,15 @@ export const modules: readonly ModuleManifest[] = [
   governorModule,
   billingModule,
   automationModule,
+  helpsModule,
+  campaignsModule,
+  contactListsModule,
+  filesModule,
+  schedulesModule,
+  chatsModule,
+  announcementsModule,
+  integrationsModule,
+  promptsModule,
+  externalApiModule,
   whatsappModule,
 ];

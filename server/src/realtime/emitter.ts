@@ -4,8 +4,11 @@ import {
   roomOfCompany,
   roomOfCompanyAdmins,
   roomOfUser,
+  platformEvent,
   type CompanyEventName,
   type CompanyEventPayload,
+  type PlatformEventName,
+  type PlatformEventPayload,
 } from '@atende/shared';
 import { ticketAudience } from './rooms.js';
 
@@ -70,6 +73,14 @@ export class Realtime {
       .to(ticketAudience(companyId, queueId))
       .except(ticketAudience(companyId, exceptQueueId))
       .emit(companyEvent(companyId, name), payload);
+  }
+
+  /**
+   * A platform-wide event (`company-{name}`, e.g. `company-announcement`) to every signed-in
+   * socket of every company: only for what the super user publishes to all (announcements).
+   */
+  toPlatform<N extends PlatformEventName>(name: N, payload: PlatformEventPayload<N>): void {
+    this.io.emit(platformEvent(name), payload);
   }
 
   /** An event for sockets in any of `rooms`, all of them rooms of this company. */

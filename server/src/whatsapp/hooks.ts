@@ -33,12 +33,29 @@ export interface InboxEntry {
  * the failure is transient, or move it to the dead letters when it is not (handlers must be
  * idempotent). `entry` is absent for events that do not go through the inbox.
  */
-export type SessionEventHandler = (
+/**
+ * Stores a run of consecutive inbox rows of a session at once: the longest prefix it can, in
+ * order, settling their entries in the transaction that stores them; answers how many. The session
+ * then gives those rows to the other handlers, and the rest one at a time to every handler. A
+ * negative answer −k stores nothing and says the first k rows are not for the batch: the session
+ * handles them one at a time before asking again. A rejection means nothing was stored: the
+ * session handles the whole run one at a time.
+ */
+export type SessionBatchHandler = (
+  app: AppContext,
+  connection: ConnectionRef,
+  items: { event: PortEvent; entry: InboxEntry }[],
+) => Promise<number>;
+
+export type SessionEventHandler = ((
   app: AppContext,
   connection: ConnectionRef,
   event: PortEvent,
   entry?: InboxEntry,
-) => Promise<void>;
+) => Promise<void>) & {
+  /** The same handler for a run of `message` events (see SessionBatchHandler). */
+  batch?: SessionBatchHandler;
+};
 
 export type OutboundContent =
   | { kind: 'text'; body: string }

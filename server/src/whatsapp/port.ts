@@ -170,6 +170,18 @@ export interface PortEvents {
 }
 
 export type PortEventName = keyof PortEvents;
+
+const PORT_EVENTS: Record<PortEventName, true> = {
+  connection: true,
+  message: true,
+  ack: true,
+  edit: true,
+  revoke: true,
+  reaction: true,
+  contacts: true,
+};
+/** Every event a provider emits (the record above fails to compile when one is missing). */
+export const PORT_EVENT_NAMES = Object.keys(PORT_EVENTS) as PortEventName[];
 export type PortListener<K extends PortEventName> = (event: PortEvents[K]) => void;
 
 /** One event as a tagged value, so mappers can return lists of them. */

@@ -1,7 +1,7 @@
 // Which provider class runs a connection, by its `provider` column.
 import type { AppContext } from '../context.js';
 import { logger } from '../logger.js';
-import { BaileysProvider } from './baileys/adapter.js';
+import { LazyProvider } from './baileys/lazy.js';
 import { PgAuthStore } from './baileys/pg-auth-store.js';
 import type { ConnectionRef } from './hooks.js';
 import type { MessageRef, WhatsAppProvider } from './port.js';
@@ -30,11 +30,15 @@ export function createProvider(
     if (!app.config.SIMULATOR) throw new Error('the simulator is off (SIMULATOR=off)');
     return createSimulatorProvider(app, connectionId, { checkOwnership: needs.checkOwnership });
   }
-  return new BaileysProvider({
-    connectionId,
-    authStore: new PgAuthStore(app.ds, connection.whatsappId),
-    logger: logger.child({ whatsappId: connection.whatsappId }) as never,
-    checkOwnership: needs.checkOwnership,
-    getMessage: (ref) => lookupPayload(app, connection, ref),
+  // Baileys is loaded with the first real number this process runs (see baileys/lazy.ts).
+  return new LazyProvider(connectionId, async () => {
+    const { BaileysProvider } = await import('./baileys/adapter.js');
+    return new BaileysProvider({
+      connectionId,
+      authStore: new PgAuthStore(app.ds, connection.whatsappId),
+      logger: logger.child({ whatsappId: connection.whatsappId }) as never,
+      checkOwnership: needs.checkOwnership,
+      getMessage: (ref) => lookupPayload(app, connection, ref),
+    });
   });
 }

@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
 import type { AppContext } from '../context.js';
 import { logger } from '../logger.js';
 import { startConnectionWorker, type ConnectionWorker } from './connection-worker.js';
-import type { ConnectionRef, InboxEntry } from './hooks.js';
+import type { ConnectionRef, InboxEntry, SessionEventHandler } from './hooks.js';
 import {
   APPEND_BATCH,
   appendInbox,
@@ -18,25 +18,15 @@ import {
   stripNul,
   type InboxRow,
 } from './inbox.js';
-import type {
-  ConnectionEvent,
-  PortEvent,
-  PortEventName,
-  StartOptions,
-  WhatsAppProvider,
+import {
+  PORT_EVENT_NAMES,
+  type ConnectionEvent,
+  type PortEvent,
+  type StartOptions,
+  type WhatsAppProvider,
 } from './port.js';
 import { createProvider } from './providers.js';
 import type { SessionLease } from './session-lease.js';
-
-const EVENT_NAMES: PortEventName[] = [
-  'connection',
-  'message',
-  'ack',
-  'edit',
-  'revoke',
-  'reaction',
-  'contacts',
-];
 
 /**
  * A handler failing deterministically (the database answers, the error is not a conflict) is
@@ -52,6 +42,16 @@ const FINAL_DRAIN_MS = 10_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const backoff = (attempt: number) => Math.min(5_000, 100 * 2 ** Math.min(attempt, 6));
+
+/** Rows handed to the batch handler at once at most. */
+const BATCH_ROWS = 100;
+
+/** The consecutive `message` rows from `from` on (at most BATCH_ROWS). */
+function messageRun(rows: InboxRow[], from: number): InboxRow[] {
+  let end = from;
+  while (end < rows.length && end - from < BATCH_ROWS && rows[end]!.event.name === 'message') end++;
+  return rows.slice(from, end);
+}
 
 interface Queued {
   event: PortEvent;
@@ -91,7 +91,7 @@ export class RunningSession {
     private readonly onEnd: (session: RunningSession, reason: 'disconnected' | 'lost') => void,
   ) {
     this.provider = createProvider(app, ref, { checkOwnership: () => lease.held() });
-    for (const name of EVENT_NAMES) {
+    for (const name of PORT_EVENT_NAMES) {
       this.provider.events.on(name, (payload) => this.receive({ name, payload } as PortEvent));
     }
     this.worker = startConnectionWorker(app, ref, () => this.provider);
@@ -221,15 +221,57 @@ export class RunningSession {
         await this.nextWake(INBOX_POLL_MS);
         continue;
       }
-      for (const row of rows) {
+      // Runs of messages go to the batch handler; what it leaves, one row at a time.
+      let singleUntil = 0;
+      for (let i = 0; i < rows.length;) {
         if (this.quiet) return;
-        await this.handleRow(row);
+        if (i >= singleUntil) {
+          const run = messageRun(rows, i);
+          if (run.length >= 2) {
+            const outcome = await this.handleBatch(run);
+            if (outcome.stored > 0) {
+              i += outcome.stored;
+              continue;
+            }
+            singleUntil = i + outcome.single;
+          }
+        }
+        await this.handleRow(rows[i]!);
+        i++;
       }
     }
   }
 
-  /** Hands one inbox row to every handler; transient failures wait, poison is quarantined. */
-  private async handleRow(row: InboxRow) {
+  /**
+   * Hands a run of message rows to the batch handler: how many it stored (and handed to the other
+   * handlers), or how many rows to handle one at a time before asking it again (all of the run
+   * when it failed: nothing was stored).
+   */
+  private async handleBatch(run: InboxRow[]): Promise<{ stored: number; single: number }> {
+    // Only the first handler may take a run: every handler still sees each event in its order.
+    const owner = this.app.hooks.sessionEvent[0];
+    if (!owner?.batch) return { stored: 0, single: run.length };
+    const items = run.map((row) => ({
+      event: stripNul(row.event).value,
+      entry: { id: row.id, settled: false } as InboxEntry,
+    }));
+    let stored: number;
+    try {
+      stored = await owner.batch(this.app, this.ref, items);
+    } catch (err) {
+      logger.warn({ err, whatsappId: this.whatsappId, rows: run.length }, 'batch: one at a time');
+      return { stored: 0, single: run.length };
+    }
+    if (stored <= 0) return { stored: 0, single: Math.max(1, -stored) };
+    for (let k = 0; k < stored; k++) await this.handleRow(run[k]!, owner, items[k]!.entry);
+    return { stored, single: 0 };
+  }
+
+  /**
+   * Hands one inbox row to every handler (but `skip`, which already stored it under `known`);
+   * transient failures wait, poison is quarantined.
+   */
+  private async handleRow(row: InboxRow, skip?: SessionEventHandler, known?: InboxEntry) {
     const { value: event, changed } = stripNul(row.event);
     if (changed) {
       logger.warn(
@@ -237,10 +279,11 @@ export class RunningSession {
         'NUL characters removed from a session event',
       );
     }
-    const entry: InboxEntry = { id: row.id, settled: false };
+    const entry: InboxEntry = known ?? { id: row.id, settled: false };
     let poison = 0;
     let transient = 0;
     for (const handler of this.app.hooks.sessionEvent) {
+      if (handler === skip) continue;
       for (;;) {
         try {
           await handler(this.app, this.ref, event, entry);

@@ -1,7 +1,14 @@
 // Which process runs which connection. Every worker runs a SessionManager: it takes the leases
-// of connections that should run (status not DISCONNECTED) up to MAX_SESSIONS_PER_PROCESS, obeys
+// of connections that should run (status not DISCONNECTED) up to its fair share, obeys
 // start/restart/new-QR/stop requests the API publishes on Redis, and on shutdown hands its
 // sessions over (stops them without writing DISCONNECTED, releases the leases, asks the others).
+//
+// Fair share: each worker beats in a Redis sorted set (`<prefix>:wa:workers`, score = last scan);
+// a worker is live while its beat is younger than the lease. A worker runs at most
+// min(MAX_SESSIONS_PER_PROCESS, ceil(connections that should run / live workers)) sessions and
+// hands the extras over (newest connection ids first) on its next scan. So a worker that starts
+// alone takes everything, and a second one that joins gets half within a scan period; a killed
+// worker's beat goes stale with its leases, and the survivors' share grows to take them over.
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
@@ -51,11 +58,19 @@ export class SessionManager {
   private subscriber: Redis | undefined;
   private scanTimer: NodeJS.Timeout | undefined;
   private closed = false;
+  /** Sessions this worker may run now (fair share, recomputed by each scan and when at it). */
+  private share: number;
 
   constructor(
     private readonly app: AppContext,
     readonly options: SessionManagerOptions,
-  ) {}
+  ) {
+    this.share = options.maxSessions;
+  }
+
+  private get workersKey() {
+    return `${this.app.prefix}:wa:workers`;
+  }
 
   /** Connections this process runs now. */
   running(): number[] {
@@ -76,22 +91,83 @@ export class SessionManager {
       }
     });
     await this.subscriber.subscribe(controlChannel(this.app.prefix));
+    // Counted as live before the first scan, so the others' shares see this worker at once.
+    await this.liveWorkers();
     await this.scan();
     this.scanTimer = setInterval(() => void this.scan(), this.options.scanMs);
   }
 
   private hasRoom() {
-    return this.sessions.size + this.acquiring.size < this.options.maxSessions;
+    return this.sessions.size + this.acquiring.size < this.share;
   }
 
-  /** Takes over connections that should run and that no live process holds. */
-  async scan(): Promise<void> {
-    if (this.closed || !this.hasRoom()) return;
+  /** Beats and counts the live workers (this one included). */
+  private async liveWorkers(): Promise<number> {
+    const now = Date.now();
+    const [, , count] = (await this.app.redis
+      .multi()
+      .zadd(this.workersKey, now, this.options.owner)
+      .zremrangebyscore(this.workersKey, '-inf', now - this.options.leaseMs)
+      .zcard(this.workersKey)
+      .exec()) as [Error | null, unknown][];
+    return Math.max(1, Number(count?.[1] ?? 1));
+  }
+
+  /** ceil(connections that should run / live workers), capped by MAX_SESSIONS_PER_PROCESS. */
+  static fairShare(connections: number, workers: number, max: number): number {
+    return Math.min(max, Math.ceil(connections / Math.max(1, workers)));
+  }
+
+  private async shouldRun(): Promise<number[]> {
+    const rows = (await this.app.ds.query(
+      `SELECT id FROM whatsapps WHERE status <> 'DISCONNECTED' ORDER BY id`,
+    )) as { id: number }[];
+    return rows.map((r) => r.id);
+  }
+
+  private async refreshShare(count?: number): Promise<void> {
+    const connections = count ?? (await this.shouldRun()).length;
+    this.share = SessionManager.fairShare(
+      connections,
+      await this.liveWorkers(),
+      this.options.maxSessions,
+    );
+  }
+
+  /** Hands over what runs here beyond the share (newest ids first), for another worker to take. */
+  private async shed(): Promise<void> {
+    const extra = this.sessions.size - this.share;
+    if (extra <= 0) return;
+    const ids = [...this.sessions.keys()].sort((a, b) => b - a).slice(0, extra);
+    logger.info({ owner: this.options.owner, ids, share: this.share }, 'sessions handed over');
+    await Promise.all(ids.map((id) => this.handOver(id)));
+  }
+
+  private async handOver(whatsappId: number): Promise<void> {
+    const session = this.sessions.get(whatsappId);
+    if (!session) return;
+    this.sessions.delete(whatsappId);
     try {
-      const rows = (await this.app.ds.query(
-        `SELECT id FROM whatsapps WHERE status <> 'DISCONNECTED' ORDER BY id`,
-      )) as { id: number }[];
-      const ids = rows.map((r) => r.id).filter((id) => !this.sessions.has(id));
+      await session.stop({ release: true, drainMs: 5_000 });
+      await requestSession(this.app, 'start', whatsappId);
+      await session.closeWorker();
+    } catch (err) {
+      logger.error({ err, whatsappId }, 'handing a session over failed');
+    }
+  }
+
+  /**
+   * Takes over connections that should run and that no live process holds, up to the fair
+   * share; hands over the sessions beyond it.
+   */
+  async scan(): Promise<void> {
+    if (this.closed) return;
+    try {
+      const all = await this.shouldRun();
+      await this.refreshShare(all.length);
+      await this.shed();
+      if (!this.hasRoom()) return;
+      const ids = all.filter((id) => !this.sessions.has(id));
       if (!ids.length) return;
       const holders = await this.app.redis.mget(
         ids.map((id) => `${this.app.prefix}:wa:lease:${id}`),
@@ -110,6 +186,8 @@ export class SessionManager {
     const options: StartOptions = pairingPhone ? { pairingPhone } : {};
     const session = this.sessions.get(whatsappId);
     if (!session) {
+      // At the share: a new connection may have raised it (or a worker gone), so count again.
+      if (action !== 'stop' && !this.hasRoom()) await this.refreshShare();
       if (action === 'stop' || this.hasRoom()) await this.take(whatsappId, action, options);
       return;
     }
@@ -186,9 +264,17 @@ export class SessionManager {
   /** Shutdown: hand every session over to the other workers. */
   async close(): Promise<void> {
     if (this.closed) return;
+    logger.info(
+      { owner: this.options.owner, sessions: this.sessions.size },
+      'session manager closing',
+    );
     this.closed = true;
     clearInterval(this.scanTimer);
     this.subscriber?.disconnect();
+    // Leaving: the others' share grows at once (their next request or scan counts without us).
+    const leaving = this.app.redis
+      .zrem(this.workersKey, this.options.owner)
+      .catch((err: unknown) => logger.warn({ err }, 'worker beat not removed'));
     const sessions = [...this.sessions.values()];
     this.sessions.clear();
     await Promise.all(
@@ -202,6 +288,7 @@ export class SessionManager {
         }
       }),
     );
+    await leaving;
   }
 }
 

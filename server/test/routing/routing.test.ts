@@ -229,3 +229,50 @@ describe('out of hours', () => {
     expect((await c.replies())[0]!.body).toBe('Bem-vindo');
   });
 });
+
+describe('configuration cache', () => {
+  it('a change to a queue, the connection or an option tree is seen by the next message', async () => {
+    const s = await scene(server, {
+      queues: [
+        { name: 'Vendas', greetingMessage: 'Vendas.', orderQueue: 1 },
+        { name: 'Suporte', greetingMessage: 'Suporte.', orderQueue: 2 },
+      ],
+      connection: { greetingMessage: 'Escolha:', maxUseBotQueues: 0 },
+    });
+    const token = s.admin.token;
+    const addOption = (option: string, title: string) =>
+      server.request('POST', '/queue-options', {
+        token,
+        body: { queueId: s.queues.Vendas, option, title, message: title },
+      });
+    expect((await addOption('1', 'Preços')).status).toBe(201);
+    const first = customer(s, phone());
+    await first.say('oi');
+    expect((await first.replies())[0]!.body).toBe(
+      'Escolha:\n\n*[ 1 ]* - Vendas\n*[ 2 ]* - Suporte',
+    );
+    await first.say('1');
+    expect((await first.replies())[0]!.body).toContain('*[ 1 ]* - Preços');
+    // Everything above is now in this process's copy; each change below shows at once.
+    const renamed = await server.request('PUT', `/queue/${s.queues.Suporte}`, {
+      token,
+      body: { name: 'Ajuda' },
+    });
+    expect(renamed.status).toBe(200);
+    const second = customer(s, phone());
+    await second.say('oi');
+    expect((await second.replies())[0]!.body).toBe('Escolha:\n\n*[ 1 ]* - Vendas\n*[ 2 ]* - Ajuda');
+    const greeting = await server.request('PUT', `/whatsapp/${s.whatsappId}`, {
+      token,
+      body: { greetingMessage: 'Olá! Escolha:' },
+    });
+    expect(greeting.status).toBe(200);
+    await second.say('talvez');
+    expect((await second.replies())[0]!.body).toMatch(/^Olá! Escolha:\n\n/);
+    expect((await addOption('2', 'Prazos')).status).toBe(201);
+    await second.say('1');
+    const options = (await second.replies())[0]!.body;
+    expect(options).toContain('*[ 1 ]* - Preços');
+    expect(options).toContain('*[ 2 ]* - Prazos');
+  });
+});

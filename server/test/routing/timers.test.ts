@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CALLS_DISABLED_MESSAGE } from '../../src/modules/routing/index.js';
 import { setClock } from '../../src/modules/routing/clock.js';
 import { onTicketTransferred, transferNotice } from '../../src/modules/routing/notices.js';
-import { sweepDueTimers } from '../../src/modules/timers/timers.js';
+import { armTicketTimers, sweepDueTimers } from '../../src/modules/timers/timers.js';
 import { startTestServer, type TestServer } from '../harness.js';
 import { customerMessage } from '../ticketing/fixtures.js';
 import { customer, scene, ticketOf, type Scene } from './scenario.js';
@@ -71,6 +71,56 @@ describe('timers', () => {
     await sweepDueTimers(server.app);
     await s.sim.until(async () => (await ticketOf(server, s, p)).queueId === s.queues['Plantão']);
     expect(await ticketOf(server, s, p)).toMatchObject({ status: 'pending', userId: null });
+  });
+
+  it('a message that postpones a timer writes nothing; the early firing moves it, one earlier moves it back', async () => {
+    const s = await scene(server, {
+      queues: [{ name: 'Geral', greetingMessage: 'Olá' }],
+      connection: { expiresTicket: 5, expiresInactiveMessage: 'Encerrado.' },
+    });
+    const p = phone();
+    const c = customer(s, p);
+    await c.say('oi');
+    await c.replies();
+    const ticket = await ticketOf(server, s, p);
+    await accept(s, ticket.id);
+    const row = async () =>
+      (
+        (await server.app.ds.query(`SELECT "dueAt", "firedAt" FROM durable_jobs WHERE key = $1`, [
+          `ticket:${ticket.id}:expire`,
+        ])) as { dueAt: Date; firedAt: Date | null }[]
+      )[0]!;
+    const armed = new Date((await row()).dueAt).getTime();
+    const idleDue = async () => {
+      const [t] = (await server.app.ds.query(`SELECT "lastMessageAt" FROM tickets WHERE id = $1`, [
+        ticket.id,
+      ])) as { lastMessageAt: Date }[];
+      return new Date(t!.lastMessageAt).getTime() + 5 * MIN;
+    };
+    // The customer writes again a minute later: the timer is due later, the row stays.
+    await server.app.ds.query(
+      `UPDATE tickets SET "lastMessageAt" = "lastMessageAt" + interval '1 minute' WHERE id = $1`,
+      [ticket.id],
+    );
+    await armTicketTimers(server.app, ticket.id);
+    expect(new Date((await row()).dueAt).getTime()).toBe(armed);
+    // At the old time the firing finds the ticket not idle long enough and moves itself.
+    setClock(() => new Date(armed + 1_000));
+    await sweepDueTimers(server.app);
+    expect(new Date((await row()).dueAt).getTime()).toBe(await idleDue());
+    expect(await idleDue()).toBeGreaterThan(armed + 1_000);
+    expect((await row()).firedAt).toBeNull();
+    expect((await ticketOf(server, s, p)).status).toBe('open');
+    // Something that makes it due earlier moves the row at once (still in the future).
+    setClock(undefined);
+    await server.app.ds.query(
+      `UPDATE tickets SET "lastMessageAt" = "lastMessageAt" - interval '3 minutes' WHERE id = $1`,
+      [ticket.id],
+    );
+    await armTicketTimers(server.app, ticket.id);
+    expect(new Date((await row()).dueAt).getTime()).toBe(await idleDue());
+    expect(await idleDue()).toBeLessThan(armed);
+    expect(await c.silence(300)).toEqual([]);
   });
 
   it('auto-closes an open ticket after TICKET_AUTO_CLOSE_HOURS (24 h) without a message', async () => {

@@ -3,67 +3,20 @@
 // receipt): after a restart every message is stored exactly once, from the write-ahead inbox.
 // Workers are spawned as node itself (no npx/tsx wrapper) in their own process group, and the
 // test checks that no process of any group it started is left.
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { databaseUrl } from '../db-url.js';
 import { createCompanyWithAdmin } from '../fixtures.js';
 import { startTestServer, type TestServer } from '../harness.js';
 import { SimulatorClient } from '../simulator-client.js';
+import { groupAlive, killGroup, spawnWorkerProcess } from '../worker-children.js';
 import { simConnection, until } from './fixtures.js';
 
 const LEASE_MS = 3_000;
 const TOTAL = 2_000;
-const here = path.dirname(fileURLToPath(import.meta.url));
 let server: TestServer;
 const groups = new Map<number, ChildProcess>();
 
-/** A worker process (`node --import tsx test/worker-process.ts`), leader of its own group. */
-function spawnWorker(): Promise<ChildProcess> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(here, '..', 'worker-process.ts')],
-    {
-      cwd: path.join(here, '..', '..'),
-      env: {
-        ...process.env,
-        NODE_ENV: 'test',
-        DATABASE_URL: databaseUrl(server.database),
-        REDIS_URL: server.app.config.REDIS_URL,
-        REDIS_PREFIX: server.app.prefix,
-        SESSION_LEASE_MS: String(LEASE_MS),
-        SIMULATOR: 'on',
-        LOG_LEVEL: 'silent',
-        PORT: '0',
-        DB_POOL_SIZE: '4',
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
-      detached: true,
-    },
-  );
-  groups.set(child.pid!, child);
-  return new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`worker exited with ${code}`)));
-    child.stdout!.on('data', (chunk: Buffer) => {
-      if (/ready \d+/.test(chunk.toString())) {
-        child.removeAllListeners('exit');
-        resolve(child);
-      }
-    });
-  });
-}
-
-/** Whether any process (zombies included) is left in the group. */
-function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ESRCH') return false;
-    throw err;
-  }
-}
+const spawnWorker = () => spawnWorkerProcess(server, groups, { leaseMs: LEASE_MS, poolSize: 4 });
 
 /**
  * Waits until the group is empty: the worker's own children (tsx's esbuild service) are reaped
@@ -72,20 +25,6 @@ function groupAlive(pgid: number): boolean {
 async function groupGone(pgid: number): Promise<boolean> {
   await until(() => !groupAlive(pgid) || undefined, 10_000).catch(() => undefined);
   return !groupAlive(pgid);
-}
-
-/** SIGKILL to the whole group; resolves once node has reaped the worker. */
-async function killGroup(child: ChildProcess): Promise<void> {
-  const exited =
-    child.exitCode !== null || child.signalCode !== null
-      ? Promise.resolve()
-      : new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  try {
-    process.kill(-child.pid!, 'SIGKILL');
-  } catch {
-    // Already gone.
-  }
-  await exited;
 }
 
 beforeAll(async () => {

@@ -65,8 +65,8 @@ describe('the outgoing writer', () => {
     ['bot', 'agent'],
     ['integration', 'agent'],
     ['campaign', 'bulk'],
-    ['schedule', 'bulk'],
-    ['api', 'bulk'],
+    ['schedule', 'agent'],
+    ['api', 'agent'],
   ] as const)('%s messages are queued on the %s lane', async (origin, lane) => {
     const ticketId = await pendingTicket(a);
     const sent = await sendOutgoing(server.app, a.companyId, {

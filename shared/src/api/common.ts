@@ -127,6 +127,7 @@ export const REFERENCE_KINDS = [
   'quickMessage',
   'prompt',
   'integration',
+  'contactList',
 ] as const;
 export type ReferenceKind = (typeof REFERENCE_KINDS)[number];
 export interface Reference {

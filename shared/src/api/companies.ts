@@ -15,8 +15,43 @@ import {
 import { planAnswer } from './plans.js';
 import { userPassword } from './users.js';
 import { looseBoolean, optionalChoice } from './liberal.js';
+import { addMonths, recurrenceMonths } from '../domain/invoice.js';
 
 export const RECURRENCES = ['MENSAL', 'BIMESTRAL', 'TRIMESTRAL', 'SEMESTRAL', 'ANUAL'] as const;
+
+/**
+ * The Companies table's row tint by days to the due date (admin §4): exactly 5 days pale yellow,
+ * -3 to 4 amber, exactly -4 red; any other count (or no due date) no tint.
+ */
+export type DueDateTint = 'paleYellow' | 'amber' | 'red' | null;
+export function dueDateTint(daysToDue: number | null): DueDateTint {
+  if (daysToDue === null || !Number.isInteger(daysToDue)) return null;
+  if (daysToDue === 5) return 'paleYellow';
+  if (daysToDue >= -3 && daysToDue <= 4) return 'amber';
+  if (daysToDue === -4) return 'red';
+  return null;
+}
+
+/**
+ * The '+ Vencimento' button (admin §4): the due date moved on by the recurrence's months (1, 2, 3,
+ * 6 or 12 for MENSAL, BIMESTRAL, TRIMESTRAL, SEMESTRAL, ANUAL); from `today` when there is no
+ * valid due date yet.
+ */
+export function nextDueDate(
+  dueDate: string | null | undefined,
+  recurrence: string | null | undefined,
+  today: string,
+): string {
+  const from = dueDate && /^\d{4}-\d{2}-\d{2}/.test(dueDate) ? dueDate.slice(0, 10) : today;
+  return addMonths(from, recurrenceMonths(recurrence));
+}
+
+/** The form's due date as sent (admin §5): a real `yyyy-MM-dd` day, otherwise null. */
+export function dueDateOrNull(value: string | null | undefined): string | null {
+  if (!value) return null;
+  const parsed = isoDay.safeParse(value);
+  return parsed.success ? parsed.data : null;
+}
 
 const hhmm = lineSchema(5).regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'HH:MM');
 export const scheduleEntry = z.object({

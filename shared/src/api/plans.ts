@@ -1,26 +1,36 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.js';
+import { toBoolean } from './liberal.js';
+import { PLAN_FLAGS, type PlanFlag } from '../domain/plan-flags.js';
 import { idParams, lineSchema, messageAnswer, pageQuery, wireDate, wireInt } from './common.js';
 
 const count = z.coerce.number().int().min(0).max(100_000);
+/** A flag in any old-client shape (`true`, `1`, `'true'`...), stored strictly. */
+const inputFlag = z.preprocess(toBoolean, z.boolean());
 
-export const planInput = z.object({
+/** A plan's fields without defaults: an update changes only what it names. */
+const planFields = z.object({
   name: lineSchema(100).trim().min(2),
   users: count,
   connections: count,
   queues: count,
   value: z.coerce.number().min(0).max(1_000_000),
-  useCampaigns: z.boolean().default(true),
-  useSchedules: z.boolean().default(true),
-  useInternalChat: z.boolean().default(true),
-  useExternalApi: z.boolean().default(true),
-  useKanban: z.boolean().default(true),
-  useOpenAi: z.boolean().default(true),
-  useIntegrations: z.boolean().default(true),
-  useInternal: z.boolean().default(true),
+  ...(Object.fromEntries(PLAN_FLAGS.map((f) => [f, inputFlag])) as Record<
+    PlanFlag,
+    typeof inputFlag
+  >),
 });
+
+/** A new plan: every flag defaults to on. */
+export const planInput = planFields.extend(
+  Object.fromEntries(PLAN_FLAGS.map((f) => [f, inputFlag.default(true)])) as Record<
+    PlanFlag,
+    z.ZodDefault<typeof inputFlag>
+  >,
+);
 export type PlanInput = z.infer<typeof planInput>;
-export const planUpdate = planInput.partial();
+/** A change: absent fields stay as they are (no flag falls back to its default). */
+export const planUpdate = planFields.partial();
 
 const flag = z.boolean();
 /** A plan as the routes answer it (value as a number; administration §3). */

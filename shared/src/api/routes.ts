@@ -21,6 +21,19 @@ import { simulatorEndpoints } from './simulator.js';
 import { syncEndpoints } from './sync.js';
 import { dashboardEndpoints } from './dashboard.js';
 import { systemEndpoints } from './system.js';
+import { invoiceEndpoints } from './invoices.js';
+import { helpEndpoints } from './helps.js';
+import { logoEndpoints } from './settings.js';
+import { campaignEndpoints } from './campaigns.js';
+import { contactListEndpoints } from './contact-lists.js';
+import { fileListEndpoints } from './files.js';
+import { scheduleEndpoints } from './schedules.js';
+import { kanbanEndpoints } from './kanban.js';
+import { chatEndpoints } from './chats.js';
+import { announcementEndpoints } from './announcements.js';
+import { queueIntegrationEndpoints } from './queue-integrations.js';
+import { promptEndpoints } from './prompts.js';
+import { externalApiEndpoints } from './external-api.js';
 
 export const routeTable = {
   contacts: contactEndpoints,
@@ -42,6 +55,19 @@ export const routeTable = {
   simulator: simulatorEndpoints,
   sync: syncEndpoints,
   dashboard: dashboardEndpoints,
+  invoices: invoiceEndpoints,
+  helps: helpEndpoints,
+  logos: logoEndpoints,
+  campaigns: campaignEndpoints,
+  contactLists: contactListEndpoints,
+  files: fileListEndpoints,
+  schedules: scheduleEndpoints,
+  kanban: kanbanEndpoints,
+  chats: chatEndpoints,
+  announcements: announcementEndpoints,
+  queueIntegrations: queueIntegrationEndpoints,
+  prompts: promptEndpoints,
+  externalApi: externalApiEndpoints,
 } as const satisfies Record<string, Record<string, Endpoint>>;
 
 /** Every endpoint of the table, flattened (`group.name` → endpoint). */

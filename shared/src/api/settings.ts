@@ -116,3 +116,68 @@ export const settingEndpoints = {
     response: settingAnswer,
   }),
 } as const;
+
+/** Where an interface logo goes (admin §5): the six destinations of the Logo tab. */
+export const LOGO_REFS = [
+  'signup',
+  'login',
+  'interno',
+  'favicon',
+  'favicon-256x256',
+  'apple-touch-icon',
+] as const;
+export type LogoRef = (typeof LOGO_REFS)[number];
+export const isLogoRef = (value: unknown): value is LogoRef =>
+  typeof value === 'string' && (LOGO_REFS as readonly string[]).includes(value);
+
+/** The file types a logo may have (admin §5: PNG, ICO or SVG), by extension. */
+export const LOGO_TYPES = {
+  png: 'image/png',
+  ico: 'image/x-icon',
+  svg: 'image/svg+xml',
+} as const;
+/** Logos are small: 2 MB at most. */
+export const LOGO_MAX_BYTES = 2 * 1024 * 1024;
+
+/** Whether a picked file is one the Logo tab sends (its extension; the server sniffs the bytes). */
+export const isLogoFileName = (name: string): boolean => /\.(png|ico|svg)$/i.test(name.trim());
+
+/** Where each uploaded logo is (a public path with a version to refresh caches), or null. */
+export const logosAnswer = z.object(
+  Object.fromEntries(LOGO_REFS.map((ref) => [ref, z.string().nullable()])) as Record<
+    LogoRef,
+    z.ZodNullable<z.ZodString>
+  >,
+);
+export type LogosAnswer = z.infer<typeof logosAnswer>;
+
+/** Interface logos (admin §2 Logo tab, §7; core §7 "logos are served under /public/"). */
+export const logoEndpoints = {
+  uploadLogo: endpoint({
+    method: 'post',
+    path: '/settings/media-upload',
+    summary: 'Uploads a logo (PNG, ICO or SVG) to a destination `ref` (super user)',
+    tag: 'settings',
+    access: 'super',
+    query: z.object({ ref: lineSchema(50).optional() }),
+    multipart: true,
+    response: z.object({ mensagem: z.string(), ref: z.string(), url: z.string() }),
+  }),
+  listLogos: endpoint({
+    method: 'get',
+    path: '/public/logos',
+    summary: 'Where each uploaded logo is (no sign-in: the login and sign-up pages, the favicon)',
+    tag: 'settings',
+    access: 'public',
+    response: logosAnswer,
+  }),
+  showLogo: endpoint({
+    method: 'get',
+    path: '/public/logos/:ref',
+    summary: 'An uploaded logo (SVG served sandboxed: it never runs script)',
+    tag: 'settings',
+    access: 'public',
+    params: z.object({ ref: z.enum(LOGO_REFS) }),
+    response: 'file',
+  }),
+} as const;

@@ -12,6 +12,7 @@ import {
   wireInt,
 } from './common.js';
 import { looseBoolean, refOrNone } from './liberal.js';
+import { SECRET_MASK } from './settings.js';
 
 /** Connection statuses of admin §2 (the connections page shows one icon per status). */
 export const CONNECTION_STATUSES = [
@@ -38,10 +39,13 @@ export const whatsappFields = z.object({
   complationMessage: message,
   outOfHoursMessage: message,
   ratingMessage: message,
-  /** Empty asks for a new random token; the server never stores an empty one. */
+  /**
+   * Empty asks for a new random token; the masked form answered (`••••abcd`) keeps the stored
+   * one; anything else is the admin's own token, at least 16 characters (issue 18 item 3).
+   */
   token: lineSchema(100)
     .trim()
-    .refine((t) => t === '' || t.length >= 16, 'Too Short!'),
+    .refine((t) => t === '' || t.startsWith(SECRET_MASK) || t.length >= 16, 'Too Short!'),
   provider: z.enum(WHATSAPP_PROVIDERS),
   queueIds: z.array(ref('queue')).max(500),
   transferQueueId: refOrNone('queue'),
@@ -91,7 +95,9 @@ export const whatsappAnswer = z.object({
   retries: wireInt,
   isDefault: z.boolean(),
   provider: z.string(),
+  /** Admins only: masked (`••••abcd`), in clear only in the answer of the save that set it. */
   token: z.string().optional(),
+  tokenLast4: z.string().optional(),
   greetingMessage: z.string(),
   complationMessage: z.string(),
   outOfHoursMessage: z.string(),

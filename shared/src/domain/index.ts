@@ -1,6 +1,7 @@
 export * from './permissions.js';
 export * from './timeSince.js';
 export * from './phone.js';
+export * from './phone-display.js';
 export * from './tickets.js';
 export * from './text.js';
 export * from './layout.js';

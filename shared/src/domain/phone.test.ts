@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_PHONE_COUNTRY, normalizePhoneNumber } from './phone.js';
 import {
-  DEFAULT_PHONE_COUNTRY,
   formatPhoneDisplay,
-  normalizePhoneNumber,
   maskBrazilianPhoneInput,
   SIGNUP_PHONE_MAX_DIGITS,
   unmaskPhone,
-} from './phone.js';
+} from './phone-display.js';
 
 describe('formatPhoneDisplay (core §5: 12 or 13 digits with 55)', () => {
   it.each([

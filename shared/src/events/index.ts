@@ -124,8 +124,31 @@ export const quickmessageEvent = z.object({
   id,
 });
 
-/** Internal chat (secondary features); not emitted by this server yet. */
-export const chatEvent = z.looseObject({ action: z.enum(['new-message', 'update']) });
+/** Schedules (secondary §7 live lists): the row under `schedule`, a deleted one's id. */
+export const scheduleEvent = z.discriminatedUnion('action', [
+  z.object({ action: z.enum(['create', 'update']), schedule: entity }),
+  z.object({ action: z.literal('delete'), scheduleId: id }),
+]);
+
+/** AI prompts (secondary §4 live lists), to the company's admins; keys always masked. */
+export const promptEvent = z.discriminatedUnion('action', [
+  z.object({ action: z.enum(['create', 'update']), prompt: entity }),
+  z.object({ action: z.literal('delete'), promptId: id }),
+]);
+
+/**
+ * Internal chat (core §7 `-chat` new-message/update; secondary §4 live lists create/delete).
+ * Sent only to the rooms of the chat's members (`user-{id}`), never company-wide.
+ */
+export const chatEvent = z.discriminatedUnion('action', [
+  z.object({
+    action: z.literal('new-message'),
+    newMessage: loose({ id, chatId: id }),
+    chat: entity,
+  }),
+  z.object({ action: z.enum(['create', 'update']), chat: entity }),
+  z.object({ action: z.literal('delete'), chatId: id, id }),
+]);
 
 /**
  * Billing (administration §4, §7): a payment counted for the company's invoice. `company` carries
@@ -134,6 +157,43 @@ export const chatEvent = z.looseObject({ action: z.enum(['new-message', 'update'
 export const paymentEvent = z.object({
   action: z.literal('CONCLUIDA'),
   company: loose({ id, dueDate: z.string().regex(/^\d{4}-\d{2}-\d{2}$/) }),
+});
+
+/** Campaigns (issue 16): a campaign row changed (with its counters), or one recipient moved. */
+export const campaignEvent = z.object({
+  action: z.enum(['create', 'update', 'delete']),
+  record: entity.optional(),
+  id,
+});
+export const campaignShippingEvent = z.object({
+  action: z.literal('update'),
+  campaignId: id,
+  shipping: entity,
+});
+
+/**
+ * Contact lists, their items and file lists (secondary §4 live lists): create and update carry
+ * the row under `record`, delete its `id`; `reload` asks the page to load again (after an import).
+ * Items carry `contactListId`, so a list's page keeps only its own.
+ */
+export const contactListEvent = z.object({
+  action: z.enum(['create', 'update', 'delete', 'reload']),
+  record: entity.optional(),
+  id: id.optional(),
+});
+export const contactListItemEvent = contactListEvent.extend({ contactListId: id });
+export const fileListEvent = contactListEvent;
+/** The progress of a spreadsheet import into a contact list. */
+export const contactListImportEvent = z.object({
+  action: z.literal('update'),
+  record: loose({ id, contactListId: id, status: z.string() }),
+});
+
+/** Queue integrations (secondary §3): the row on create/update, the id always. */
+export const queueIntegrationEvent = z.object({
+  action: z.enum(['create', 'update', 'delete']),
+  queueIntegration: entity.optional(),
+  integrationId: id,
 });
 
 /** One schema per `company-{id}-{name}` event. */
@@ -152,12 +212,38 @@ export const COMPANY_EVENTS = {
   chat: chatEvent,
   quickmessage: quickmessageEvent,
   payment: paymentEvent,
+  campaign: campaignEvent,
+  campaignShipping: campaignShippingEvent,
+  ContactList: contactListEvent,
+  ContactListItem: contactListItemEvent,
+  contactListImport: contactListImportEvent,
+  file: fileListEvent,
+  schedule: scheduleEvent,
+  queueIntegration: queueIntegrationEvent,
+  prompt: promptEvent,
 } as const;
 
 export type CompanyEventName = keyof typeof COMPANY_EVENTS;
 export const COMPANY_EVENT_NAMES = Object.keys(COMPANY_EVENTS) as CompanyEventName[];
 /** The payload of `company-{id}-{name}` as it travels. */
 export type CompanyEventPayload<N extends CompanyEventName> = z.infer<(typeof COMPANY_EVENTS)[N]>;
+
+/**
+ * Platform-wide events (no company in the name): `company-announcement` (core §7). Announcements
+ * are written by the super user for every company; `create`/`update` carry an active one, `delete`
+ * the id of one deleted or made inactive.
+ */
+export const announcementEvent = z.discriminatedUnion('action', [
+  z.object({ action: z.enum(['create', 'update']), record: loose({ id, priority: id }) }),
+  z.object({ action: z.literal('delete'), id }),
+]);
+export const PLATFORM_EVENTS = { announcement: announcementEvent } as const;
+export type PlatformEventName = keyof typeof PLATFORM_EVENTS;
+export type PlatformEventPayload<N extends PlatformEventName> = z.infer<
+  (typeof PLATFORM_EVENTS)[N]
+>;
+/** `company-{name}`: the socket event name of a platform event. */
+export const platformEvent = (name: PlatformEventName): string => `company-${name}`;
 
 export const companyEvent = (companyId: number, name: CompanyEventName): string =>
   `company-${companyId}-${name}`;

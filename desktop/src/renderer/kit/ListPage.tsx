@@ -24,6 +24,8 @@ interface Props<T extends { id: number }> {
    * confirm-delete title, `Excluir a tag {{name}}?`) and `.deleted`.
    */
   texts: string;
+  /** The title when it is not `{texts}.title` alone (a count in it). */
+  title?: string;
   /** The row's `{{name}}` in the delete title; default its `name`. */
   rowName?(row: NoInfer<T>): string;
   /** The rows; the row type is read from here alone. */
@@ -68,7 +70,7 @@ interface Props<T extends { id: number }> {
 export function ListPage<T extends { id: number }>(props: Props<T>) {
   const { t } = useTranslation();
   const { list, dialog, texts, canManage = () => true, editable = true, deletable = true } = props;
-  const title = t(`${texts}.title`);
+  const title = props.title ?? t(`${texts}.title`);
   const rowName = props.rowName ?? ((row: T) => (row as { name?: string }).name ?? '');
   const [editing, setEditing] = useState<T | null>(null);
   const [open, setOpen] = useState(false);

@@ -52,7 +52,7 @@ interface Props<T extends { id: number }> {
  * On a phone each row is a card: one line per column, its header on the left (the cell's
  * `data-label`), the actions last. The table's elements and roles stay.
  */
-const STACKED = {
+export const STACKED = {
   '& thead': { display: 'none' },
   '& tr': { display: 'block', borderBottom: 1, borderColor: 'divider', py: 0.5 },
   '& td': {

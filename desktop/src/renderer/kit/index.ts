@@ -20,7 +20,7 @@ export { FormDialog } from './FormDialog';
 export { registerBundles, type Bundles } from './i18n';
 export { ListPage, type RecordDialogProps } from './ListPage';
 export { PageHeader } from './PageHeader';
-export { checkColumn, ResourceTable, type Column, type RowAction } from './ResourceTable';
+export { checkColumn, ResourceTable, STACKED, type Column, type RowAction } from './ResourceTable';
 export { SchedulesEditor, schedulesValid } from './SchedulesEditor';
 export { removeById, upsertById } from './scroll';
 export { PageFrame, ScrollPaper } from './ScrollPaper';

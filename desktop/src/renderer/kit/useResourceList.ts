@@ -17,7 +17,8 @@ export interface ResourceSource<T> {
   path: string;
   rows?: string;
   query?: Record<string, string | number>;
-  event: CompanyEventName;
+  /** Left out for a list kept live otherwise (announcements: a platform event). */
+  event?: CompanyEventName;
   item?: string;
   id?: string;
   /** Applied to each row that arrives (the answer, an event, a save). */
@@ -56,7 +57,7 @@ export function useResourceList<T extends { id: number }>(
   source: ResourceSource<T>,
 ): ResourceList<T> {
   const showError = useErrorToast();
-  const { path, rows, event, item = event, id = `${event}Id` } = source;
+  const { path, rows, event, item = event ?? '', id = `${event}Id` } = source;
   // Read when rows arrive: a new function each render must not reload the list.
   const adopt = useRef(source.adopt ?? identity);
   adopt.current = source.adopt ?? identity;
@@ -118,6 +119,7 @@ export function useResourceList<T extends { id: number }>(
   const patch = useCallback((change: (list: T[]) => T[]) => setItems(change), []);
 
   useCompanyEvent(event, (payload) => {
+    if (!event) return;
     const parsed = COMPANY_EVENTS[event].safeParse(payload);
     if (!parsed.success) return;
     const data = parsed.data as Record<string, unknown>;

@@ -19,6 +19,7 @@ import { menuFor } from './menu';
 import { ProtocolBanner } from './ProtocolBanner';
 import { TopBar } from './TopBar';
 import { useConnectionsWarning, useUnreadChats, useVersion } from './useShellData';
+import { useLogo } from '../pages/login/logos';
 
 /** Width of the permanent drawer when collapsed: icons only. */
 const MINI_DRAWER_WIDTH = 56;
@@ -47,12 +48,23 @@ export default function Shell() {
     chats: useUnreadChats(plan?.useInternalChat === true, pathname),
   };
   const version = useVersion();
+  /** The 'interno' logo of the super user's Logo tab, at the top of the menu once uploaded. */
+  const internalLogo = useLogo('interno');
   const collapsed = !narrow && !open;
   const width = collapsed ? MINI_DRAWER_WIDTH : DRAWER_WIDTH;
 
   const content = (
     <Box sx={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
-      <Toolbar variant="dense" sx={{ justifyContent: 'flex-end', minHeight: 48 }}>
+      <Toolbar variant="dense" sx={{ justifyContent: 'flex-end', minHeight: 48, gap: 1 }}>
+        {!collapsed && internalLogo && (
+          <Box
+            component="img"
+            src={internalLogo}
+            alt=""
+            data-testid="internal-logo"
+            sx={{ maxHeight: 36, maxWidth: 160, mr: 'auto', objectFit: 'contain' }}
+          />
+        )}
         {!collapsed && (
           <IconButton aria-label={t('topbar.closeMenu')} onClick={() => setOpen(false)}>
             <ChevronLeft />

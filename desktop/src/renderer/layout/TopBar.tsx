@@ -9,9 +9,11 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { TIME_ZONE_SETTING, can, dueDateWarningDays } from '@atende/shared';
 import { useTranslation } from 'react-i18next';
+import { Link } from '../components/Link';
 import { useSession } from '../session/store';
 import { usePrefs } from '../ui/prefs';
 import { AccountMenu } from './AccountMenu';
+import { TopBarPopovers } from './TopBarPopovers';
 import { VolumeControl } from './VolumeControl';
 
 export function formatDueDate(dueDate: string, lang: string): string {
@@ -53,13 +55,14 @@ export function TopBar({ onToggleDrawer }: { onToggleDrawer(): void }) {
         </IconButton>
         <Typography noWrap sx={{ flexGrow: 1, minWidth: 0 }} component="p" data-testid="greeting">
           {warningDays !== null ? (
-            <Typography
-              component="span"
+            <Link
+              to="/subscription"
               role="alert"
+              underline="hover"
               sx={{ fontWeight: 700, color: 'warning.light' }}
             >
               {t('topbar.subscriptionWarning', { count: warningDays })}
-            </Typography>
+            </Link>
           ) : (
             greeting
           )}
@@ -79,6 +82,7 @@ export function TopBar({ onToggleDrawer }: { onToggleDrawer(): void }) {
             <Refresh />
           </IconButton>
         </Tooltip>
+        <TopBarPopovers />
         <AccountMenu />
       </Toolbar>
     </AppBar>

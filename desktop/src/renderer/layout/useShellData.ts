@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { api } from '../api';
 import type { WhatsappConnection } from '../api/types';
 import { useCompanyEvent } from '../session/useRealtime';
+import { useChatUnreadFeed } from './chatUnread';
 import { CONNECTION_CHECK_DELAY_MS, connectionsNeedAttention } from './menu';
 
 /** The product version shown at the bottom of the drawer. */
@@ -53,21 +54,10 @@ export function useConnectionsWarning(enabled: boolean): boolean {
   return enabled && connectionsNeedAttention(connections);
 }
 
-/** The internal-chat dot: a new message in a chat that is not open now. */
-export function useUnreadChats(enabled: boolean, pathname: string): boolean {
-  const [unread, setUnread] = useState(false);
-  useEffect(() => {
-    if (pathname.startsWith('/chats')) setUnread(false);
-  }, [pathname]);
-  useCompanyEvent('chat', (payload) => {
-    const data = payload as { action?: string };
-    if (
-      enabled &&
-      data.action === 'new-message' &&
-      !window.location.pathname.startsWith('/chats')
-    ) {
-      setUnread(true);
-    }
-  });
-  return unread;
+/**
+ * The internal-chat dot (core §2): the user has unread messages in some chat, as the server
+ * counts them (a per-member read cursor), kept live by the members-only chat events.
+ */
+export function useUnreadChats(enabled: boolean, _pathname?: string): boolean {
+  return useChatUnreadFeed(enabled);
 }

@@ -7,7 +7,7 @@ import { useViewer } from '../pages/tickets/useTicketList';
 import { shouldNotify } from './policy';
 
 /** A short chime through Web Audio, at the stored volume (0 is silent). */
-function chime(volume: number): void {
+export function chime(volume: number): void {
   if (volume <= 0 || typeof AudioContext === 'undefined') return;
   try {
     const context = new AudioContext();

@@ -11,7 +11,6 @@ import {
   SignupPage,
   TermsPage,
   TicketsPage,
-  UnderConstruction,
   ConnectionsPage,
   QueuesPage,
   UsersPage,
@@ -19,26 +18,24 @@ import {
   TagsPage,
   QuickMessagesPage,
   ContactsPage,
+  FinanceiroPage,
+  SubscriptionPage,
+  HelpsPage,
+  ContactListsPage,
+  ContactListItemsPage,
+  FilesPage,
+  CampaignsPage,
+  CampaignReportPage,
+  CampaignSettingsPage,
+  SchedulesPage,
+  KanbanPage,
+  ChatsPage,
+  AnnouncementsPage,
+  TodoListPage,
+  QueueIntegrationPage,
+  PromptsPage,
+  MessagesApiPage,
 } from './pages';
-
-/** Private pages not built yet that every user may open: a placeholder until their issue lands. */
-export const PLACEHOLDER_ROUTES = [
-  '/todolist',
-  '/schedules',
-  '/helps',
-  '/kanban',
-  '/subscription',
-  '/chats/:id?',
-];
-
-/** The Administration block of core §2: only users holding 'drawer-admin-items:view'. */
-export const ADMIN_PLACEHOLDER_ROUTES = [
-  '/files',
-  '/prompts',
-  '/queue-integration',
-  '/messages-api',
-  '/financeiro',
-];
 
 /** Every address an agent without the admin permission is sent away from (to `/`). */
 export const ADMIN_ROUTES = [
@@ -46,17 +43,12 @@ export const ADMIN_ROUTES = [
   '/queues',
   '/users',
   '/settings',
-  ...ADMIN_PLACEHOLDER_ROUTES,
+  '/financeiro',
+  '/files',
+  '/queue-integration',
+  '/prompts',
+  '/messages-api',
   '/announcements',
-];
-
-/** Exist only when the browser-storage flag cshow is defined (core §2). */
-export const CAMPAIGN_ROUTES = [
-  '/contact-lists',
-  '/contact-lists/:contactListId/contacts',
-  '/campaigns',
-  '/campaign/:campaignId/report',
-  '/campaigns-config',
 ];
 
 export function AppRoutes() {
@@ -78,24 +70,39 @@ export function AppRoutes() {
             <Route path="/contacts" element={<ContactsPage />} />
             <Route path="/tags" element={<TagsPage />} />
             <Route path="/quick-messages" element={<QuickMessagesPage />} />
-            {PLACEHOLDER_ROUTES.map((path) => (
-              <Route key={path} path={path} element={<UnderConstruction />} />
-            ))}
+            <Route path="/subscription" element={<SubscriptionPage />} />
+            <Route path="/helps" element={<HelpsPage />} />
+            <Route path="/schedules" element={<SchedulesPage />} />
+            <Route path="/kanban" element={<KanbanPage />} />
+            <Route path="/chats/:id?" element={<ChatsPage />} />
+            <Route path="/todolist" element={<TodoListPage />} />
+            {/* The page itself refuses a non-super user: the error, then / after 1 s. */}
+            <Route path="/announcements" element={<AnnouncementsPage />} />
             <Route element={<RequirePermission permission="drawer-admin-items:view" />}>
               <Route path="/connections" element={<ConnectionsPage />} />
               <Route path="/queues" element={<QueuesPage />} />
               <Route path="/users" element={<UsersPage />} />
               <Route path="/settings" element={<SettingsPage />} />
-              {ADMIN_PLACEHOLDER_ROUTES.map((path) => (
-                <Route key={path} path={path} element={<UnderConstruction />} />
-              ))}
-              {campaigns &&
-                CAMPAIGN_ROUTES.map((path) => (
-                  <Route key={path} path={path} element={<UnderConstruction />} />
-                ))}
-            </Route>
-            <Route element={<RequirePermission permission="drawer-admin-items:view" superOnly />}>
-              <Route path="/announcements" element={<UnderConstruction />} />
+              <Route path="/financeiro" element={<FinanceiroPage />} />
+              <Route path="/files" element={<FilesPage />} />
+              <Route path="/queue-integration" element={<QueueIntegrationPage />} />
+              <Route path="/prompts" element={<PromptsPage />} />
+              <Route path="/messages-api" element={<MessagesApiPage />} />
+              {campaigns && (
+                <>
+                  <Route path="/contact-lists" element={<ContactListsPage />} />
+                  <Route
+                    path="/contact-lists/:contactListId/contacts"
+                    element={<ContactListItemsPage />}
+                  />
+                </>
+              )}
+              {campaigns && <Route path="/campaigns" element={<CampaignsPage />} />}
+              {campaigns && (
+                <Route path="/campaign/:campaignId/report" element={<CampaignReportPage />} />
+              )}
+              {campaigns && <Route path="/campaigns-config" element={<CampaignSettingsPage />} />}
+              {campaigns && <Route path="/campaign-settings" element={<CampaignSettingsPage />} />}
             </Route>
           </Route>
         </Route>

@@ -65,6 +65,19 @@ describe('RealtimeSession (core §4 socket)', () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
 
+  it('says when it is connected, each time, after joining its rooms', () => {
+    const { connection, deps } = setup();
+    const joinedBefore: number[] = [];
+    const onConnected = vi.fn(() => joinedBefore.push(connection.emitted.length));
+    new RealtimeSession({ ...deps, onConnected });
+    expect(onConnected).not.toHaveBeenCalled();
+    connection.setConnected(true);
+    connection.setConnected(false);
+    connection.setConnected(true);
+    expect(onConnected).toHaveBeenCalledTimes(2);
+    expect(joinedBefore.every((n) => n > 0)).toBe(true);
+  });
+
   it('re-joins every room after a reconnect, and not the rooms it left', () => {
     const { connection, session } = setup();
     connection.setConnected(true);

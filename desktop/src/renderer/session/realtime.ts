@@ -1,4 +1,10 @@
-import { companyEvent, readFeed, type CompanyEventName } from '@atende/shared';
+import {
+  companyEvent,
+  platformEvent,
+  readFeed,
+  type CompanyEventName,
+  type PlatformEventName,
+} from '@atende/shared';
 import type { RealtimeConnection } from '../platform';
 
 /** core §4, §9: the user status ping interval. */
@@ -22,6 +28,12 @@ export interface RealtimeSessionDeps {
    * catch-up failed. After a reset the session resumes the feed at the head the server stated.
    */
   onResync?(): void;
+  /**
+   * Every time the socket is (re)connected and its rooms joined. What the change feed does not
+   * carry (internal chats, announcements) reloads here: an event sent before the socket was in
+   * its rooms — while the page was loading, or while it was away — never reaches it.
+   */
+  onConnected?(): void;
   /** The server speaks another protocol version (ERR_PROTOCOL_VERSION): no retry helps. */
   onProtocolMismatch?(): void;
 }
@@ -54,6 +66,7 @@ export class RealtimeSession {
         // A failed catch-up falls back to reloading everything.
         if (this.wasConnected) this.catchUp().catch(() => deps.onResync?.());
         this.wasConnected = true;
+        deps.onConnected?.();
       }),
       connection.onConnectError((error) =>
         error.message === 'ERR_PROTOCOL_VERSION'
@@ -83,6 +96,11 @@ export class RealtimeSession {
       handlers.delete(handler);
       off();
     };
+  }
+
+  /** Subscribes to a platform-wide event (`company-{name}`, e.g. `company-announcement`). */
+  onPlatform(name: PlatformEventName, handler: (payload: unknown) => void): () => void {
+    return this.deps.connection.on(platformEvent(name), handler);
   }
 
   /**

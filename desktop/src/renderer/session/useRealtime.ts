@@ -1,4 +1,4 @@
-import { ERRORS, type CompanyEventName } from '@atende/shared';
+import { ERRORS, type CompanyEventName, type PlatformEventName } from '@atende/shared';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { create } from 'zustand';
@@ -14,14 +14,17 @@ export const SIGNED_IN_ELSEWHERE_RELOAD_MS = 1_000;
 
 /**
  * `resyncEpoch` grows when the lists must reload from scratch (the feed could not catch up).
+ * `connectedEpoch` grows each time the socket is (re)connected: what the feed does not carry
+ * (internal chats, announcements) reloads on it.
  * `protocolMismatch`: the server refused the socket with ERR_PROTOCOL_VERSION; the shell keeps
  * asking the user to update the app (`ProtocolBanner`) until the page is reloaded.
  */
 export const useRealtime = create<{
   session: RealtimeSession | null;
   resyncEpoch: number;
+  connectedEpoch: number;
   protocolMismatch: boolean;
-}>()(() => ({ session: null, resyncEpoch: 0, protocolMismatch: false }));
+}>()(() => ({ session: null, resyncEpoch: 0, connectedEpoch: 0, protocolMismatch: false }));
 
 /** Opens the company socket while signed in; closes it on sign-out. Mounted once, by the shell. */
 export function useRealtimeConnection(): void {
@@ -52,6 +55,7 @@ export function useRealtimeConnection(): void {
       fetchChanges: (after, limit) =>
         api.get<unknown>('/sync/changes', { query: { after, limit } }),
       onResync: () => useRealtime.setState((s) => ({ resyncEpoch: s.resyncEpoch + 1 })),
+      onConnected: () => useRealtime.setState((s) => ({ connectedEpoch: s.connectedEpoch + 1 })),
     });
     useRealtime.setState({ session });
     return () => {
@@ -62,11 +66,25 @@ export function useRealtimeConnection(): void {
 }
 
 /** Subscribes a component to a company event while it is mounted. */
-export function useCompanyEvent(name: CompanyEventName, handler: (payload: unknown) => void) {
+export function useCompanyEvent(
+  name: CompanyEventName | undefined,
+  handler: (payload: unknown) => void,
+) {
   const session = useRealtime((s) => s.session);
   const latest = useRef(handler);
   latest.current = handler;
-  useEffect(() => session?.on(name, (payload) => latest.current(payload)), [session, name]);
+  useEffect(
+    () => (name ? session?.on(name, (payload) => latest.current(payload)) : undefined),
+    [session, name],
+  );
+}
+
+/** Subscribes a component to a platform-wide event (announcements) while it is mounted. */
+export function usePlatformEvent(name: PlatformEventName, handler: (payload: unknown) => void) {
+  const session = useRealtime((s) => s.session);
+  const latest = useRef(handler);
+  latest.current = handler;
+  useEffect(() => session?.onPlatform(name, (payload) => latest.current(payload)), [session, name]);
 }
 
 /** Joins a room (joinTickets, joinChatBox, …) while mounted; re-joined after reconnects. */

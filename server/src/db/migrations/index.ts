@@ -13,6 +13,16 @@ import { SessionInbox1732240300000 } from './1732240300000-SessionInbox.js';
 import { ForeignReferences1732240100000 } from './1732240100000-ForeignReferences.js';
 import { Billing1732241000000 } from './1732241000000-Billing.js';
 import { DomainEvents1732240700000 } from './1732240700000-DomainEvents.js';
+import { ContactLists1732242000000 } from './1732242000000-ContactLists.js';
+import { HelpsAndLogos1732242100000 } from './1732242100000-HelpsAndLogos.js';
+import { Campaigns1732242400000 } from './1732242400000-Campaigns.js';
+import { ContactListImports1732242300000 } from './1732242300000-ContactListImports.js';
+import { Schedules1732242500000 } from './1732242500000-Schedules.js';
+import { InternalChat1732242600000 } from './1732242600000-InternalChat.js';
+import { Announcements1732242610000 } from './1732242610000-Announcements.js';
+import { QueueIntegrations1732242700000 } from './1732242700000-QueueIntegrations.js';
+import { PromptsAndExternalApi1732242800000 } from './1732242800000-PromptsAndExternalApi.js';
+import { RoutingConfigVersions1732243140000 } from './1732243140000-RoutingConfigVersions.js';
 
 /** Every migration, in order. Add new ones at the end. */
 export const migrations = [
@@ -31,4 +41,14 @@ export const migrations = [
   ForeignReferences1732240100000,
   Billing1732241000000,
   DomainEvents1732240700000,
+  ContactLists1732242000000,
+  HelpsAndLogos1732242100000,
+  Campaigns1732242400000,
+  ContactListImports1732242300000,
+  Schedules1732242500000,
+  InternalChat1732242600000,
+  Announcements1732242610000,
+  QueueIntegrations1732242700000,
+  PromptsAndExternalApi1732242800000,
+  RoutingConfigVersions1732243140000,
 ];

@@ -13,3 +13,5 @@ export * as typebot from './clients/typebot.js';
 export * as typebotFlow from './clients/typebot-flow.js';
 export * as dialogflow from './clients/dialogflow.js';
 export * as webhook from './clients/webhook.js';
+export type { ClientFailure, Result } from './clients/result.js';
+export * as openaiAzureSpeech from './clients/openai-azure-speech.js';

@@ -3,6 +3,7 @@
 import type { WorkerStarter } from '../../jobs/bullmq.js';
 import { startDurableJobs } from '../../jobs/durable.js';
 import { defineModule } from '../manifest.js';
+import { billingRoutes } from './billing.routes.js';
 import { billingEntities } from './entities.js';
 import { ensureInvoiceJob, invoiceJobs } from './invoices.js';
 import { chargeCheckJobs } from './reconcile.js';
@@ -15,6 +16,7 @@ export const startBilling: WorkerStarter = async (app) => {
 export const billingModule = defineModule({
   name: 'billing',
   entities: billingEntities,
+  routers: [billingRoutes],
   workers: [startBilling],
 });
 

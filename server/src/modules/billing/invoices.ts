@@ -85,7 +85,7 @@ export const invoiceJobs = [invoiceJob as DurableJob<unknown>];
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-const rowOf = (i: Invoice, companyName?: string): InvoiceRow => ({
+export const invoiceRowOf = (i: Invoice, companyName?: string): InvoiceRow => ({
   id: i.id,
   companyId: i.companyId,
   ...(companyName !== undefined ? { companyName } : {}),
@@ -122,7 +122,7 @@ export async function listInvoices(
   }
   return {
     invoices: page.rows.map((r) =>
-      rowOf(r, caller.super ? (names.get(r.companyId) ?? '') : undefined),
+      invoiceRowOf(r, caller.super ? (names.get(r.companyId) ?? '') : undefined),
     ),
     count: page.count,
     hasMore: page.hasMore,

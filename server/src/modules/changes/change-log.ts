@@ -50,9 +50,12 @@ export async function recordChanges(
   return withPendingIds(changes, rows);
 }
 
-/** The INSERT of pending changes; `company` and `json` are placeholders or safe literals. */
-export const pendingInsertSql = (company: string, json: string) =>
-  `WITH tx AS (SELECT nextval('change_pending_id_seq') AS o)
+/**
+ * The INSERT of pending changes; `company` and `json` are placeholders or safe literals, `before`
+ * more common table expressions (each followed by a comma) to run in the same statement.
+ */
+export const pendingInsertSql = (company: string, json: string, before = '') =>
+  `WITH ${before}tx AS (SELECT nextval('change_pending_id_seq') AS o)
    INSERT INTO change_pending ("companyId", "txOrder", entity, "entityId", action, "ticketBound",
           "queueId", payload)
    SELECT ${company}, tx.o, x.entity, x."entityId", x.action, x."ticketBound", x."queueId", x.payload

@@ -17,6 +17,7 @@ import type { AppContext } from '../../context.js';
 import type { WorkerStarter } from '../../jobs/bullmq.js';
 import { createRedis } from '../../lib/redis.js';
 import { logger } from '../../logger.js';
+import { pendingInsertSql } from './change-log.js';
 
 const id = z.number().int().positive();
 
@@ -85,6 +86,10 @@ export type DomainEventHandlers = {
   [K in DomainEventType]?: (app: AppContext, event: DomainEvent<K>) => Promise<void>;
 };
 
+export type DomainEventRunHandlers = {
+  [K in DomainEventType]?: (app: AppContext, events: DomainEvent<K>[]) => Promise<void>;
+};
+
 /**
  * A reader of the events, declared in its module's manifest (`consumers`). `name` keys its cursor
  * and its lock: renaming it starts a new cursor. Handlers must be idempotent: after a crash the
@@ -93,6 +98,13 @@ export type DomainEventHandlers = {
 export interface DomainEventConsumer {
   name: string;
   on: DomainEventHandlers;
+  /**
+   * Optional, per type: handles a run of consecutive events of that type at once, with the effect
+   * of `on[type]` on each in order (one read and one write for the run instead of one each). The
+   * cursor then moves once past the run. A run whose handler throws is handled again one event at
+   * a time through `on`, so a bad event is retried and skipped alone.
+   */
+  runs?: DomainEventRunHandlers;
   /** Where a new cursor starts: every retained event (`first`, the default) or the newest. */
   startAt?: 'first' | 'head';
 }
@@ -123,6 +135,13 @@ export const domainEventInsertSql = (company: string, json: string) =>
      FROM jsonb_to_recordset(${json}::jsonb) AS x(n int, type text, payload jsonb)
     ORDER BY x.n`;
 
+/**
+ * One statement that writes a transaction's pending changes (`$2`, `pendingJson`) and its domain
+ * events (`$3`, `domainEventJson`) for company `$1`, answering the pending ids: one round trip.
+ */
+export const pendingWithEventsSql = () =>
+  pendingInsertSql('$1', '$2', `events AS (${domainEventInsertSql('$1', '$3')}), `);
+
 export const domainEventJson = (events: readonly DomainEventInput[]) =>
   JSON.stringify(events.map((e, n) => ({ n, type: e.type, payload: e.payload })));
 
@@ -137,27 +156,50 @@ export async function recordDomainEvents(
 }
 
 /**
+ * One numbering transaction, in one round trip (its text holds only constants): the advisory
+ * lock, taken before the statement's snapshot, then the numbers. Answers how many it numbered and
+ * the last number given so far (by any process).
+ */
+async function numberOnce(app: AppContext): Promise<{ numbered: number; last: number }> {
+  const runner = app.ds.createQueryRunner();
+  const client = (await runner.connect()) as {
+    query: (sql: string) => Promise<{ rows: unknown[] }[]>;
+  };
+  try {
+    const results = await client.query(`BEGIN;
+      SELECT pg_advisory_xact_lock(${NUMBER_LOCK});
+      WITH p AS (
+        SELECT id, row_number() OVER (ORDER BY id) AS rn FROM domain_events
+         WHERE seq IS NULL ORDER BY id LIMIT ${BATCH * 5}),
+      b AS (SELECT last FROM domain_event_counter WHERE id = 1),
+      u AS (UPDATE domain_events d SET seq = b.last + p.rn FROM p, b WHERE d.id = p.id),
+      c AS (UPDATE domain_event_counter SET last = last + (SELECT count(*) FROM p) WHERE id = 1)
+      SELECT count(*)::int AS n, ((SELECT last FROM b) + count(*))::float8 AS last FROM p;
+      COMMIT;`);
+    const [row] = results[2]!.rows as { n: number; last: number }[];
+    return { numbered: row!.n, last: row!.last };
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  } finally {
+    await runner.release();
+  }
+}
+
+/**
  * Numbers committed events in the order they were written. One numbering transaction at a time
  * (an advisory lock, taken before the statement's snapshot), so numbers only ever grow.
  */
 export async function numberDomainEvents(app: AppContext): Promise<number> {
+  return (await numberAll(app)).numbered;
+}
+
+async function numberAll(app: AppContext): Promise<{ numbered: number; last: number }> {
   let total = 0;
   for (;;) {
-    const n = await app.ds.transaction(async (tx) => {
-      await tx.query('SELECT pg_advisory_xact_lock($1)', [NUMBER_LOCK]);
-      const [row] = (await tx.query(
-        `WITH p AS (
-           SELECT id, row_number() OVER (ORDER BY id) AS rn FROM domain_events
-            WHERE seq IS NULL ORDER BY id LIMIT ${BATCH * 5}),
-         b AS (SELECT last FROM domain_event_counter WHERE id = 1),
-         u AS (UPDATE domain_events d SET seq = b.last + p.rn FROM p, b WHERE d.id = p.id),
-         c AS (UPDATE domain_event_counter SET last = last + (SELECT count(*) FROM p) WHERE id = 1)
-         SELECT count(*)::int AS n FROM p`,
-      )) as { n: number }[];
-      return row!.n;
-    });
-    total += n;
-    if (n < BATCH * 5) return total;
+    const { numbered, last } = await numberOnce(app);
+    total += numbered;
+    if (numbered < BATCH * 5) return { numbered: total, last };
   }
 }
 
@@ -192,6 +234,13 @@ export class DomainEventPump {
   private lockClient: pg.Client | undefined;
   private subscriber: ReturnType<typeof createRedis> | undefined;
   private readonly held = new Set<string>();
+  /**
+   * The cursors of the consumers this process holds, as it last read or wrote them: only the
+   * holder of a consumer's lock moves its cursor, so the copy stays true while the lock is held.
+   */
+  private readonly cursors = new Map<string, { position: number; failures: number }>();
+  /** The last number given to an event, as of this process's latest numbering. */
+  private head = Number.POSITIVE_INFINITY;
   /** A consumer whose handler failed waits until then (ms) before its next try. */
   private readonly retryAt = new Map<string, number>();
   private readonly timers = new Set<NodeJS.Timeout>();
@@ -278,12 +327,14 @@ export class DomainEventPump {
     await this.idle();
     this.subscriber?.disconnect();
     this.held.clear();
+    this.cursors.clear();
     await this.lockClient?.end().catch(() => undefined);
     this.lockClient = undefined;
   }
 
   private async pass(): Promise<void> {
-    const numbered = await numberDomainEvents(this.app);
+    const { numbered, last } = await numberAll(this.app);
+    this.head = last;
     if (numbered && !this.holdsAll()) await announce(this.app);
     await this.takeLocks();
     for (const consumer of this.consumers) {
@@ -309,6 +360,7 @@ export class DomainEventPump {
       if (!this.closed) logger.warn({ err }, 'domain event lock connection lost');
       this.lockClient = undefined;
       this.held.clear();
+      this.cursors.clear();
     };
     client.on('error', lost);
     client.on('end', () => lost());
@@ -339,26 +391,60 @@ export class DomainEventPump {
 
   /** Reads the consumer's events after its cursor and hands them over, in order. */
   private async drain(consumer: DomainEventConsumer): Promise<void> {
-    const moveTo = (seq: number) =>
-      this.app.ds.query(
+    const moveTo = async (seq: number) => {
+      await this.app.ds.query(
         `UPDATE domain_event_cursors SET position = $2, failures = 0, "lastError" = NULL,
                 "updatedAt" = now() WHERE consumer = $1 AND position < $2`,
         [consumer.name, seq],
       );
+      // As the statement: a cursor already there keeps its failure count.
+      const known = this.cursors.get(consumer.name);
+      if (!known || known.position < seq)
+        this.cursors.set(consumer.name, { position: seq, failures: 0 });
+    };
     for (;;) {
-      const [cursor] = (await this.app.ds.query(
-        `SELECT position::float8 AS position, failures FROM domain_event_cursors WHERE consumer = $1`,
-        [consumer.name],
-      )) as { position: number; failures: number }[];
+      const known = this.cursors.get(consumer.name);
+      // Nothing numbered past the cursor: no read at all.
+      if (known && known.position >= this.head) return;
+      const cursor =
+        known ??
+        ((
+          (await this.app.ds.query(
+            `SELECT position::float8 AS position, failures FROM domain_event_cursors
+              WHERE consumer = $1`,
+            [consumer.name],
+          )) as { position: number; failures: number }[]
+        )[0] as { position: number; failures: number } | undefined);
       if (!cursor) return;
+      this.cursors.set(consumer.name, { ...cursor });
       const rows = (await this.app.ds.query(
         `SELECT seq::float8 AS seq, "companyId", type, payload, "createdAt" FROM domain_events
           WHERE seq > $1 ORDER BY seq LIMIT ${BATCH}`,
         [cursor.position],
       )) as Row[];
       let passed = cursor.position;
-      for (const row of rows) {
+      // Rows up to this index are handled one at a time (their run's handler failed).
+      let singleUntil = -1;
+      for (let i = 0; i < rows.length; i++) {
+        const row = rows[i]!;
         if (this.closed || !this.held.has(consumer.name)) break;
+        if (
+          i > singleUntil &&
+          cursor.failures === 0 &&
+          consumer.runs?.[row.type as DomainEventType]
+        ) {
+          let end = i + 1;
+          while (end < rows.length && rows[end]!.type === row.type) end++;
+          if (end - i > 1) {
+            if (await this.handleRun(consumer, rows.slice(i, end))) {
+              passed = rows[end - 1]!.seq;
+              await moveTo(passed);
+              i = end - 1;
+              continue;
+            }
+            singleUntil = end - 1;
+          }
+        }
         const outcome = await this.handle(consumer, row, cursor.failures);
         if (outcome === 'retry') {
           if (passed > cursor.position) await moveTo(passed);
@@ -371,6 +457,32 @@ export class DomainEventPump {
       }
       if (passed > cursor.position) await moveTo(passed);
       if (rows.length < BATCH || this.closed || !this.held.has(consumer.name)) return;
+    }
+  }
+
+  /** A run of events of one type through the consumer's run handler; false when it threw. */
+  private async handleRun(consumer: DomainEventConsumer, rows: Row[]): Promise<boolean> {
+    const type = rows[0]!.type as DomainEventType;
+    const handler = consumer.runs?.[type] as
+      ((app: AppContext, events: DomainEvent[]) => Promise<void>) | undefined;
+    if (!handler) return false;
+    const schema = DOMAIN_EVENT_PAYLOADS[type];
+    const events: DomainEvent[] = [];
+    for (const row of rows) {
+      const parsed = schema.safeParse(row.payload);
+      // One that does not parse is left to the single path, which logs and skips it.
+      if (!parsed.success) return false;
+      events.push({ ...row, type, payload: parsed.data });
+    }
+    try {
+      await handler(this.app, events);
+      return true;
+    } catch (err) {
+      logger.warn(
+        { err, consumer: consumer.name, from: rows[0]!.seq, to: rows[rows.length - 1]!.seq },
+        'domain event run failed: handled one by one',
+      );
+      return false;
     }
   }
 
@@ -405,6 +517,8 @@ export class DomainEventPump {
         return 'skipped';
       }
       logger.warn({ err, consumer: consumer.name, seq: row.seq, attempts }, 'domain event retried');
+      const known = this.cursors.get(consumer.name);
+      if (known) known.failures = attempts;
       await this.app.ds.query(
         `UPDATE domain_event_cursors SET failures = $2, "lastError" = $3, "updatedAt" = now()
           WHERE consumer = $1`,

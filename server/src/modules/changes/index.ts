@@ -35,6 +35,7 @@ export {
   domainEventInsertSql,
   domainEventJson,
   domainEventsWritten,
+  pendingWithEventsSql,
 } from './domain-events.js';
 export {
   commitWithChanges,

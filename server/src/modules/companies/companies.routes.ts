@@ -21,7 +21,7 @@ export function companiesRoutes(app: AppContext): Router {
   /** The company with its settings as `viewer` may read them (secrets masked or left out). */
   const withSettings = async (viewer: AuthUser, company: Company) => ({
     ...company,
-    settings: visibleSettings(viewer, await app.settings.list(company.id)).map(
+    settings: visibleSettings(viewer, await app.settings.list(company.id), app).map(
       ({ key, value }) => ({ key, value }),
     ),
   });

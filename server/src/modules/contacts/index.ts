@@ -12,3 +12,11 @@ export const contactsModule = defineModule({
 // What other modules use (they import this module only through this file).
 export { upsertContact } from './identities.js';
 export { assertTicketContactOnWhatsApp } from './on-whatsapp.js';
+export {
+  IMPORT_MAX_BYTES,
+  IMPORT_MAX_EXPANDED_BYTES,
+  sheetKindOf,
+  sheetMatches,
+  zipExpandedBytes,
+  type SheetKind,
+} from './contacts.import.js';

@@ -1,5 +1,6 @@
 // Messages: the inbound pipeline, agent sends, send results (see CONTEXT.md).
 import { handleSessionEvent } from './inbound.js';
+import { storeInboundBatch } from './inbound-batch.js';
 import { applyMediaResult } from './message-events.js';
 import { MessageEntity } from './message.entity.js';
 import { messagesRoutes } from './messages.routes.js';
@@ -13,7 +14,12 @@ export const messagesModule = defineModule({
   entities: [MessageEntity],
   routers: [messagesRoutes],
   listeners: {
-    sessionEvent: [handleSessionEvent],
+    sessionEvent: [
+      Object.assign(
+        (...args: Parameters<typeof handleSessionEvent>) => handleSessionEvent(...args),
+        { batch: (...args: Parameters<typeof storeInboundBatch>) => storeInboundBatch(...args) },
+      ),
+    ],
     mediaResult: [applyMediaResult],
     outboundResult: [applyOutboundResult],
     providerPayloadLookup: [(app, connection, ref) => lookupPayload(app, connection, ref)],
@@ -22,7 +28,7 @@ export const messagesModule = defineModule({
 
 // What other modules use (they import this module only through this file).
 export { type StoredInbound } from './inbound.js';
-export { loadStoredInbound, outgoingStored } from './inbound-events.js';
+export { loadStoredInbound, loadStoredInboundMany, outgoingStored } from './inbound-events.js';
 export { loadMessage, loadMessages, messageChange } from './messages.queries.js';
 export { sendMessage } from './messages.service.js';
 export {

@@ -35,11 +35,19 @@ export const OUTGOING_LANES = {
   /** An integration or AI prompt answering in the conversation. */
   integration: 'agent',
   ai: 'agent',
-  /** Campaigns and scheduled messages: paced by the send governor. */
+  /** Campaigns: paced by the send governor, inside its sending window. */
   campaign: 'bulk',
-  schedule: 'bulk',
-  /** The external API: messages sent from other systems, not a live conversation. */
-  api: 'bulk',
+  /**
+   * A scheduled message: one message an agent wrote for one contact, due at the time they chose
+   * (a 21:00 schedule goes out at 21:00, not at the bulk window's next opening).
+   */
+  schedule: 'agent',
+  /**
+   * The external API: one message another system sends now (an order update, a code), expected
+   * within seconds at any hour; its volume is bounded by the per-token limit
+   * (`EXTERNAL_API_RATE_LIMIT`) and the agent lane's token bucket.
+   */
+  api: 'agent',
 } as const satisfies Record<string, Lane>;
 
 export type OutgoingOrigin = keyof typeof OUTGOING_LANES;

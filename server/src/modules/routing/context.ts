@@ -3,8 +3,9 @@ import type { ScheduleEntry } from '@atende/shared';
 import type { AppContext } from '../../context.js';
 import type { StoredInbound } from '../messages/index.js';
 import type { TicketView } from '../tickets/index.js';
-import { loadBotState, type BotState } from './bot-state.js';
+import type { BotState } from './bot-state.js';
 import { now } from './clock.js';
+import { routingConfig, versionAndStates, type RoutingConfig } from './config-cache.js';
 
 export interface ConnectionSettings {
   id: number;
@@ -40,6 +41,8 @@ export interface RoutingContext {
   /** The connection's queues in menu order. */
   queues: RoutingQueue[];
   state: BotState | undefined;
+  /** The company's cached configuration (option trees, hours) at the version read now. */
+  config: RoutingConfig;
   /** The customer's text, trimmed. */
   answer: string;
   now: Date;
@@ -61,16 +64,6 @@ export async function loadConnection(
   return row;
 }
 
-async function loadConnectionQueues(app: AppContext, whatsappId: number): Promise<RoutingQueue[]> {
-  return (await app.ds.query(
-    `SELECT q.id, q.name, q."greetingMessage", q."outOfHoursMessage", q.schedules, q."mediaPath",
-            q."mediaName", q."promptId", q."integrationId"
-       FROM whatsapp_queues wq JOIN queues q ON q.id = wq."queueId"
-      WHERE wq."whatsappId" = $1 ORDER BY q."orderQueue" NULLS LAST, q.name`,
-    [whatsappId],
-  )) as RoutingQueue[];
-}
-
 /** A company setting from the per-company cache, or its default. */
 export const settingOf = (app: AppContext, companyId: number) => (key: CompanySettingKey) =>
   app.settings.value(companyId, key);
@@ -78,12 +71,26 @@ export const settingOf = (app: AppContext, companyId: number) => (key: CompanySe
 export const renderFor = (ticket: TicketView, at: Date) => (text: string) =>
   renderTemplate(text, { name: ticket.contact.name, protocol: ticket.id, now: at });
 
+/** What was read for the message before its rules run (several messages share the reads). */
+export interface RoutingReads {
+  version: number;
+  state: BotState | undefined;
+}
+
 export async function routingContext(
   app: AppContext,
   stored: StoredInbound,
+  reads?: RoutingReads,
 ): Promise<RoutingContext | undefined> {
   const { companyId, whatsappId } = stored.connection;
-  const connection = await loadConnection(app, companyId, whatsappId);
+  let known = reads;
+  if (!known) {
+    const read = await versionAndStates(app, companyId, [stored.ticket.id]);
+    known = { version: read.version, state: read.states.get(stored.ticket.id) };
+  }
+  const { version, state } = known;
+  const config = routingConfig(app, companyId, version);
+  const connection = await config.connection(whatsappId);
   if (!connection) return undefined;
   const at = now();
   return {
@@ -92,8 +99,9 @@ export async function routingContext(
     companyId,
     ticket: stored.ticket,
     connection,
-    queues: await loadConnectionQueues(app, whatsappId),
-    state: await loadBotState(app.ds, stored.ticket.id),
+    queues: await config.queues(whatsappId),
+    state,
+    config,
     answer: stored.message.body.trim(),
     now: at,
     setting: settingOf(app, companyId),

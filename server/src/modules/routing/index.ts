@@ -2,12 +2,13 @@
 // applies the rules in their order until one deals with it.
 import type { AppContext } from '../../context.js';
 import type { DomainEvent } from '../changes/index.js';
-import { loadStoredInbound, type StoredInbound } from '../messages/index.js';
+import { loadStoredInbound, loadStoredInboundMany, type StoredInbound } from '../messages/index.js';
 import { defineModule } from '../manifest.js';
 import { afterRatingRule } from '../rating/index.js';
 import { ratingRule } from '../rating/index.js';
 import { sendBotMessage } from './bot-send.js';
-import { routingContext, type RoutingContext } from './context.js';
+import { versionAndStates } from './config-cache.js';
+import { routingContext, type RoutingContext, type RoutingReads } from './context.js';
 import {
   agentRule,
   botTimeRule,
@@ -44,6 +45,17 @@ async function handOffRule(ctx: RoutingContext): Promise<Outcome> {
   return 'next';
 }
 
+/**
+ * A ticket that enters a queue with a prompt or an integration (the queue menu's choice, or the
+ * only queue) hands the same message over at once: the integration's flow starts with it.
+ */
+async function queueChoiceThenHandOffRule(ctx: RoutingContext): Promise<Outcome> {
+  const before = ctx.ticket.queueId;
+  const outcome = await queueChoiceRule(ctx);
+  if (before == null && ctx.ticket.queueId != null) await handOffRule(ctx);
+  return outcome;
+}
+
 /** Setting `call`: a call is already stored as a call_log message; disabled calls get a reply. */
 async function callRule(ctx: RoutingContext): Promise<Outcome> {
   if (ctx.stored.message.mediaType !== 'call_log') return 'next';
@@ -68,15 +80,21 @@ export const RULES = (): ((ctx: RoutingContext) => Outcome | Promise<Outcome>)[]
   groupRule,
   agentRule,
   companyHoursRule,
-  botTimeRule,
+  // Before botTimeRule: a queue's integration or prompt keeps the conversation after the menus
+  // are done, until it hands off.
   handOffRule,
-  queueChoiceRule,
+  botTimeRule,
+  queueChoiceThenHandOffRule,
   optionTreeRule,
 ];
 
-export async function routeInbound(app: AppContext, stored: StoredInbound): Promise<void> {
+export async function routeInbound(
+  app: AppContext,
+  stored: StoredInbound,
+  reads?: RoutingReads,
+): Promise<void> {
   if (stored.message.fromMe) return;
-  const ctx = await routingContext(app, stored);
+  const ctx = await routingContext(app, stored, reads);
   if (!ctx) return;
   for (const rule of RULES()) if ((await rule(ctx)) === 'done') return;
 }
@@ -88,11 +106,61 @@ export async function routeStored(app: AppContext, event: DomainEvent<'message.s
   if (stored) await routeInbound(app, stored);
 }
 
+/**
+ * A run of `message.stored` events: the messages, their tickets, the configuration version and
+ * the bot states are read once for a stretch of the run, then each message goes through the rules
+ * in order, as `routeStored` would. A stretch ends before a message that opened a ticket (its
+ * rules may merge that ticket into another: after-rating), and a ticket's second message in a
+ * stretch is read afresh, after the first one's effects.
+ */
+export async function routeStoredMany(app: AppContext, events: DomainEvent<'message.stored'>[]) {
+  const wanted = events.filter(
+    (e) => !e.payload.fromMe && e.payload.origin === 'inbound' && e.payload.whatsappId != null,
+  );
+  for (let i = 0; i < wanted.length;) {
+    const first = wanted[i]!;
+    if (first.payload.ticketCreated) {
+      await routeStored(app, first);
+      i++;
+      continue;
+    }
+    let end = i + 1;
+    while (
+      end < wanted.length &&
+      !wanted[end]!.payload.ticketCreated &&
+      wanted[end]!.companyId === first.companyId
+    )
+      end++;
+    const stretch = wanted.slice(i, end);
+    i = end;
+    const stored = await loadStoredInboundMany(app, stretch);
+    const ticketIds = [...new Set(stretch.map((e) => e.payload.ticketId))];
+    const { version, states } = await versionAndStates(app, first.companyId, ticketIds);
+    const routed = new Set<number>();
+    for (const [n, event] of stretch.entries()) {
+      const ticketId = event.payload.ticketId;
+      if (routed.has(ticketId)) {
+        await routeStored(app, event);
+        continue;
+      }
+      routed.add(ticketId);
+      const one = stored[n];
+      if (one) await routeInbound(app, one, { version, state: states.get(ticketId) });
+    }
+  }
+}
+
 // The manifest references other files' bindings only as entity schemas, hoisted functions or
 // inside arrows, so an import cycle between modules never reads one before it is set.
 export const routingModule = defineModule({
   name: 'routing',
-  consumers: [{ name: 'routing', on: { 'message.stored': routeStored } }],
+  consumers: [
+    {
+      name: 'routing',
+      on: { 'message.stored': routeStored },
+      runs: { 'message.stored': routeStoredMany },
+    },
+  ],
 });
 
 // What other modules use (they import this module only through this file).

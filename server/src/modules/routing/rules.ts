@@ -1,9 +1,6 @@
 // The routing rules of issue 5, one function each, run in this order by routeInbound (index.ts).
 // Each answers 'done' (the message is dealt with) or 'next' (the following rule decides).
-import { IsNull } from 'typeorm';
-import { TenantScope } from '../../http/tenant.js';
-import { QueueOptionEntity, type QueueOption } from '../queue-options/index.js';
-import { byOption } from '../queue-options/index.js';
+import type { QueueOption } from '../queue-options/index.js';
 import { saveBotState, type BotState } from './bot-state.js';
 import { sendBotMessage, setTicketQueue } from './bot-send.js';
 import type { RoutingContext, RoutingQueue } from './context.js';
@@ -74,10 +71,7 @@ export function agentRule(ctx: RoutingContext): Outcome {
 /** scheduleType company: outside the company's hours the connection's message answers. */
 export async function companyHoursRule(ctx: RoutingContext): Promise<Outcome> {
   if ((await ctx.setting('scheduleType')) !== 'company') return 'next';
-  const [company] = (await ctx.app.ds.query('SELECT schedules FROM companies WHERE id = $1', [
-    ctx.companyId,
-  ])) as { schedules: RoutingQueue['schedules'] }[];
-  if (isWithinSchedule(company?.schedules ?? [], ctx.now)) return 'next';
+  if (isWithinSchedule(await ctx.config.hours(), ctx.now)) return 'next';
   await say(ctx, ctx.connection.outOfHoursMessage);
   return 'done';
 }
@@ -102,10 +96,7 @@ async function queueClosed(ctx: RoutingContext, queue: RoutingQueue): Promise<bo
 }
 
 const optionsOf = (ctx: RoutingContext, queueId: number, parentId: number | null) =>
-  new TenantScope(ctx.companyId, ctx.app.ds)
-    .repo(QueueOptionEntity)
-    .find({ queueId, parentId: parentId ?? IsNull() })
-    .then((rows) => rows.sort(byOption));
+  ctx.config.options(queueId, parentId);
 
 /** Puts the ticket in `queue`, greets with its message and media, and shows its options. */
 async function enterQueue(ctx: RoutingContext, queue: RoutingQueue, greet: boolean) {
@@ -186,13 +177,14 @@ export async function optionTreeRule(ctx: RoutingContext): Promise<Outcome> {
   if (ctx.state?.stage !== 'options' || ctx.ticket.queueId == null) return 'next';
   const queue = ctx.queues.find((q) => q.id === ctx.ticket.queueId);
   if (!queue) return stopBot(ctx);
-  const repo = new TenantScope(ctx.companyId, ctx.app.ds).repo(QueueOptionEntity);
-  const node = ctx.state.queueOptionId ? await repo.findOne({ id: ctx.state.queueOptionId }) : null;
+  const node = ctx.state.queueOptionId
+    ? ((await ctx.config.option(ctx.state.queueOptionId)) ?? null)
+    : null;
   if (ctx.answer === '#') return mainMenu(ctx, queue);
   if (ctx.answer === '0') {
     if (!node)
       return ctx.queues.length > 1 ? mainMenu(ctx, queue) : showLevel(ctx, queue, null, true);
-    const parent = node.parentId ? await repo.findOne({ id: node.parentId }) : null;
+    const parent = node.parentId ? ((await ctx.config.option(node.parentId)) ?? null) : null;
     return showLevel(ctx, queue, parent, false);
   }
   const children = await optionsOf(ctx, queue.id, node?.id ?? null);

@@ -10,5 +10,5 @@ export const settingsModule = defineModule({
 });
 
 // What other modules use (they import this module only through this file).
-export { visibleSettings } from './secrets.js';
+export { integrationSecret, visibleSettings } from './secrets.js';
 export { PLATFORM_COMPANY_ID, SettingsService } from './settings.service.js';

@@ -3,20 +3,22 @@ import {
   isGlobalSetting,
   isSecretSetting,
   isSettingKey,
+  logoEndpoints,
   SETTING_VALUES,
   settingEndpoints as api,
 } from '@atende/shared';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import { serve } from '../../http/route.js';
-import { maskSecret, seesSecrets, visibleSettings } from './secrets.js';
+import { listLogos, sendLogo, uploadLogo } from './logos.js';
+import { maskSecret, openSetting, sealSetting, seesSecrets, visibleSettings } from './secrets.js';
 import { PLATFORM_COMPANY_ID } from './settings.service.js';
 
 export function settingsRoutes(app: AppContext): Router {
   const router = Router();
 
   serve(router, app, api.listSettings, async ({ user }) =>
-    visibleSettings(user, await app.settings.list(user.companyId)),
+    visibleSettings(user, await app.settings.list(user.companyId), app),
   );
 
   serve(router, app, api.showSetting, async ({ user, params }) => {
@@ -25,7 +27,7 @@ export function settingsRoutes(app: AppContext): Router {
     if (value === undefined) throw new AppError('ERR_NO_SETTING_FOUND');
     if (!isSecretSetting(params.key)) return { key: params.key, value };
     if (!seesSecrets(user)) throw new AppError('ERR_NO_PERMISSION');
-    return { key: params.key, value: maskSecret(value) };
+    return { key: params.key, value: maskSecret(openSetting(app, company, params.key, value)) };
   });
 
   serve(router, app, api.updateSetting, async ({ user, params, body }) => {
@@ -44,13 +46,29 @@ export function settingsRoutes(app: AppContext): Router {
       app.realtime.toCompany(companyId, 'settings', { action: 'update', setting });
       return setting;
     }
-    // Write-only: the masked value a client shows, sent back unchanged, keeps the secret.
-    const current = (await app.settings.get(companyId, params.key)) ?? '';
-    const value = current !== '' && parsed.data === maskSecret(current) ? current : parsed.data;
-    const saved = await app.settings.set(companyId, params.key, value);
-    const setting = { ...saved, value: maskSecret(saved.value) };
+    // Write-only and sealed at rest: the masked value a client shows, sent back unchanged, keeps
+    // the secret.
+    const stored = (await app.settings.get(companyId, params.key)) ?? '';
+    const current = openSetting(app, companyId, params.key, stored);
+    const plain = current !== '' && parsed.data === maskSecret(current) ? current : parsed.data;
+    const saved = await app.settings.set(
+      companyId,
+      params.key,
+      sealSetting(app, companyId, params.key, plain),
+    );
+    const setting = { ...saved, value: maskSecret(plain) };
     app.realtime.toCompanyAdmins(companyId, 'settings', { action: 'update', setting });
     return setting;
+  });
+
+  // Interface logos (admin §2 Logo tab): the super user uploads; anyone reads (no session).
+  serve(router, app, logoEndpoints.uploadLogo, async ({ query, req, res }) =>
+    uploadLogo(app, req, res, query.ref),
+  );
+  serve(router, app, logoEndpoints.listLogos, async () => listLogos(app));
+  serve(router, app, logoEndpoints.showLogo, async ({ params, res }) => {
+    await sendLogo(app, res, params.ref);
+    return undefined;
   });
 
   return router;

@@ -20,5 +20,6 @@ export {
   type TicketView,
 } from './tickets.queries.js';
 export { assertCanOpen, feedViewer, isAdmin, loadViewer, type Viewer } from './visibility.js';
+export { visibleTicketsSql } from './visibility.js';
 export { ticketEvents } from './ticket-events.js';
 export * from './ticket-writes.js';

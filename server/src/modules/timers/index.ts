@@ -1,5 +1,11 @@
 // Ticket timers: idle expiry, transfer of waiting tickets, auto-close (durable jobs).
-import { armOnSent, armOnStored, startTicketTimers } from './timers.js';
+import {
+  armOnSent,
+  armOnSentMany,
+  armOnStored,
+  armOnStoredMany,
+  startTicketTimers,
+} from './timers.js';
 import { defineModule } from '../manifest.js';
 // The manifest references other files' bindings only as entity schemas, hoisted functions or
 // inside arrows, so an import cycle between modules never reads one before it is set.
@@ -13,6 +19,10 @@ export const timersModule = defineModule({
       on: {
         'message.stored': armOnStored,
         'message.sent': armOnSent,
+      },
+      runs: {
+        'message.stored': armOnStoredMany,
+        'message.sent': armOnSentMany,
       },
     },
   ],

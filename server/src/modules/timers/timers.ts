@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import {
   defineDurableJob,
-  scheduleDurable,
+  scheduleDurableMany,
   startDurableJobs,
   sweepDurable,
   type DurableJob,
@@ -34,14 +34,13 @@ interface TicketTiming {
   transferQueueId: number | null;
 }
 
-async function timingOf(app: AppContext, ticketId: number): Promise<TicketTiming | undefined> {
-  const [row] = (await app.ds.query(
-    `SELECT t.id, t."companyId", t.status, t."userId", t."queueId", t."createdAt",
+const TIMING_SQL = `SELECT t.id, t."companyId", t.status, t."userId", t."queueId", t."createdAt",
             COALESCE(t."lastMessageAt", t."updatedAt") AS "idleSince",
             w."expiresTicket", w."expiresInactiveMessage", w."timeToTransfer", w."transferQueueId"
-       FROM tickets t JOIN whatsapps w ON w.id = t."whatsappId" WHERE t.id = $1`,
-    [ticketId],
-  )) as TicketTiming[];
+       FROM tickets t JOIN whatsapps w ON w.id = t."whatsappId"`;
+
+async function timingOf(app: AppContext, ticketId: number): Promise<TicketTiming | undefined> {
+  const [row] = (await app.ds.query(`${TIMING_SQL} WHERE t.id = $1`, [ticketId])) as TicketTiming[];
   return row;
 }
 
@@ -68,22 +67,36 @@ const TimerPayload = z.object({
 });
 
 /**
- * (Re)computes the ticket's timers from its current state and writes them; call after anything
- * that changes when they are due (a message, accept, transfer, reopen).
+ * (Re)computes the tickets' timers from their current state and writes them, in one read and one
+ * write for all of them; call after anything that changes when they are due (a message, accept,
+ * transfer, reopen). A timer already waiting to fire earlier is left alone: its firing re-checks
+ * the ticket and moves itself to the later time (`ticketTimerJob`), so a busy conversation costs
+ * no write and no trigger per message.
  */
-export async function armTicketTimers(app: AppContext, ticketId: number): Promise<void> {
-  const timing = await timingOf(app, ticketId);
-  if (!timing) return;
-  const due = dueTimes(timing, app.config.TICKET_AUTO_CLOSE_HOURS);
-  for (const [kind, dueAt] of Object.entries(due) as [TimerKind, Date][]) {
-    await scheduleDurable(app, ticketTimerJob, {
-      key: `ticket:${ticketId}:${kind}`,
+export async function armTicketTimersMany(
+  app: AppContext,
+  ticketIds: readonly number[],
+): Promise<void> {
+  const ids = [...new Set(ticketIds)];
+  if (!ids.length) return;
+  const timings = (await app.ds.query(`${TIMING_SQL} WHERE t.id = ANY($1::int[])`, [
+    ids,
+  ])) as TicketTiming[];
+  const specs = timings.flatMap((timing) =>
+    (
+      Object.entries(dueTimes(timing, app.config.TICKET_AUTO_CLOSE_HOURS)) as [TimerKind, Date][]
+    ).map(([kind, dueAt]) => ({
+      key: `ticket:${timing.id}:${kind}`,
       companyId: timing.companyId,
       dueAt,
-      payload: { ticketId, kind },
-    });
-  }
+      payload: { ticketId: timing.id, kind },
+    })),
+  );
+  await scheduleDurableMany(app, ticketTimerJob, specs, { keepEarlier: true });
 }
+
+export const armTicketTimers = (app: AppContext, ticketId: number): Promise<void> =>
+  armTicketTimersMany(app, [ticketId]);
 
 /** What a due timer does; each action is idempotent (conditional updates, keyed messages). */
 async function act(app: AppContext, kind: TimerKind, timerKey: string, t: TicketTiming) {
@@ -140,6 +153,29 @@ export async function armOnStored(app: AppContext, event: DomainEvent<'message.s
 
 export async function armOnSent(app: AppContext, event: DomainEvent<'message.sent'>) {
   await armTicketTimers(app, event.payload.ticketId);
+}
+
+/** A run of `message.stored` events at once: one read and one write for all their tickets. */
+export async function armOnStoredMany(
+  app: AppContext,
+  events: readonly DomainEvent<'message.stored'>[],
+) {
+  const inbound = events.filter((e) => e.payload.origin === 'inbound');
+  await armTicketTimersMany(
+    app,
+    inbound.map((e) => e.payload.ticketId),
+  );
+}
+
+/** A run of `message.sent` events at once. */
+export async function armOnSentMany(
+  app: AppContext,
+  events: readonly DomainEvent<'message.sent'>[],
+) {
+  await armTicketTimersMany(
+    app,
+    events.map((e) => e.payload.ticketId),
+  );
 }
 
 /** The durable-job worker of the timers (worker role). */

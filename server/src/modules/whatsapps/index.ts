@@ -13,3 +13,9 @@ export const whatsappsModule = defineModule({
 // What other modules use (they import this module only through this file).
 export { mediaBase, withSignedMedia, withSignedPayload } from './media-links.js';
 export { WhatsappEntity } from './whatsapp.entity.js';
+export {
+  connectionTokenMatches,
+  hashConnectionToken,
+  newConnectionToken,
+  storedToken,
+} from './whatsapps.service.js';

@@ -17,7 +17,9 @@ export interface Whatsapp {
   retries: number;
   isDefault: boolean;
   provider: ProviderName;
+  /** `sha256:<hex>` of the API token (never the token itself). */
   token: string;
+  tokenLast4: string;
   greetingMessage: string;
   complationMessage: string;
   outOfHoursMessage: string;
@@ -50,6 +52,7 @@ export const WhatsappEntity = new EntitySchema<Whatsapp>({
     isDefault: { type: Boolean },
     provider: text,
     token: text,
+    tokenLast4: text,
     greetingMessage: text,
     complationMessage: text,
     outOfHoursMessage: text,

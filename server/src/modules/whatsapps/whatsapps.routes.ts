@@ -51,14 +51,24 @@ export function whatsappsRoutes(app: AppContext): Router {
   const router = Router();
   const repo = (scope: TenantScope) => scope.repo(WhatsappEntity, 'ERR_NO_WAPP_FOUND');
 
-  async function answer(scope: TenantScope, user: AuthUser, id: number) {
+  async function answer(scope: TenantScope, user: AuthUser, id: number, plainToken?: string) {
     const row = await repo(scope).get(id);
     const queues = (await queuesOfWhatsapps(app.ds, [id])).get(id) ?? [];
-    return publicWhatsapp(row, queues, isAdmin(user));
+    return publicWhatsapp(row, queues, isAdmin(user), plainToken);
   }
 
-  const emit = (companyId: number, whatsapp: ReturnType<typeof publicWhatsapp>) =>
-    app.realtime.toCompany(companyId, 'whatsapp', { action: 'update', whatsapp });
+  // Every user of the company hears it: never a token in it, not even masked.
+  const emit = (companyId: number, whatsapp: ReturnType<typeof publicWhatsapp>) => {
+    const {
+      token: _t,
+      tokenLast4: _l,
+      ...shown
+    } = whatsapp as typeof whatsapp & {
+      token?: string;
+      tokenLast4?: string;
+    };
+    app.realtime.toCompany(companyId, 'whatsapp', { action: 'update', whatsapp: shown });
+  };
 
   serve(router, app, api.listWhatsapps, async ({ scope, user }) => {
     const rows = await repo(scope).find({}, { order: { name: 'ASC' } });
@@ -79,7 +89,7 @@ export function whatsappsRoutes(app: AppContext): Router {
   serve(router, app, api.createWhatsapp, async ({ scope, user, body }) => {
     const previousDefault = await repo(scope).findOne({ isDefault: true });
     const created = await createWhatsapp(app, scope, body);
-    const whatsapp = await answer(scope, user, created.id);
+    const whatsapp = await answer(scope, user, created.id, created.plainToken);
     emit(scope.companyId, whatsapp);
     if (created.isDefault && previousDefault) {
       emit(scope.companyId, await answer(scope, user, previousDefault.id));
@@ -93,7 +103,7 @@ export function whatsappsRoutes(app: AppContext): Router {
     const before = await repo(scope).get(params.id);
     const previousDefault = await repo(scope).findOne({ isDefault: true });
     const updated = await updateWhatsapp(app, scope, params.id, body);
-    const whatsapp = await answer(scope, user, updated.id);
+    const whatsapp = await answer(scope, user, updated.id, updated.plainToken);
     emit(scope.companyId, whatsapp);
     // The previous default lost its flag: lists show it.
     if (body.isDefault && previousDefault && previousDefault.id !== updated.id) {

@@ -1,6 +1,11 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { In, type EntityManager } from 'typeorm';
-import { WHATSAPP_DEFAULTS, type WhatsappCreate, type WhatsappUpdate } from '@atende/shared';
+import {
+  SECRET_MASK,
+  WHATSAPP_DEFAULTS,
+  type WhatsappCreate,
+  type WhatsappUpdate,
+} from '@atende/shared';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import type { TenantScope } from '../../http/tenant.js';
@@ -11,6 +16,35 @@ import { WhatsappEntity, type Whatsapp } from './whatsapp.entity.js';
 
 /** A connection's API token: random, URL-safe, 43 characters. */
 export const newConnectionToken = () => randomBytes(32).toString('base64url');
+
+/**
+ * How a connection's API token is kept (issue 18 item 3): only its SHA-256 (`sha256:<hex>`) and
+ * its last 4 characters. A random 256-bit token needs no slow hash; a chosen one is at least 16
+ * characters.
+ */
+export const hashConnectionToken = (token: string): string =>
+  `sha256:${createHash('sha256').update(token, 'utf8').digest('hex')}`;
+
+/** Whether a presented token is the stored one, compared in constant time. */
+export function connectionTokenMatches(presented: string, stored: string): boolean {
+  const a = Buffer.from(hashConnectionToken(presented));
+  const b = Buffer.from(stored);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** The columns a token is stored in, and the plain token to answer once. */
+export function storedToken(plain: string) {
+  return { token: hashConnectionToken(plain), tokenLast4: plain.slice(-4), plain };
+}
+
+/**
+ * The token field of a save: empty asks for a new random token, the masked form (`••••abcd`, as
+ * answered) keeps the stored one, anything else is the admin's own token.
+ */
+function tokenChange(token: string | undefined) {
+  if (token === undefined || token.startsWith(SECRET_MASK)) return undefined;
+  return storedToken(token || newConnectionToken());
+}
 
 export interface QueueOfWhatsapp {
   id: number;
@@ -35,11 +69,20 @@ export async function queuesOfWhatsapps(
   return result;
 }
 
-/** What the API answers; the token only to admins (it lets its holder send messages). */
-export function publicWhatsapp(w: Whatsapp, queues: QueueOfWhatsapp[], withToken: boolean) {
-  const { token, ...rest } = w as Whatsapp & { sessionEpoch?: unknown };
+/**
+ * What the API answers. The token only to admins (it lets its holder send messages), and only
+ * masked with its last 4 characters, except right after it was set (`plainToken`), once.
+ */
+export function publicWhatsapp(
+  w: Whatsapp,
+  queues: QueueOfWhatsapp[],
+  withToken: boolean,
+  plainToken?: string,
+) {
+  const { token: _hash, tokenLast4, ...rest } = w as Whatsapp & { sessionEpoch?: unknown };
   delete (rest as { sessionEpoch?: unknown }).sessionEpoch;
-  return { ...rest, ...(withToken && { token }), queues };
+  const token = plainToken ?? (tokenLast4 ? `${SECRET_MASK}${tokenLast4}` : '');
+  return { ...rest, ...(withToken && { token, tokenLast4 }), queues };
 }
 
 async function checkQueues(scope: TenantScope, ids: (number | null | undefined)[]) {
@@ -107,10 +150,12 @@ export async function createWhatsapp(app: AppContext, scope: TenantScope, input:
     // The first connection of a company becomes its default: one must always exist.
     const isDefault = input.isDefault === true || (await repo.count()) === 0;
     const { queueIds: _q, token, ...fields } = input;
+    const { plain, ...tokenColumns } =
+      tokenChange(token ?? '') ?? storedToken(newConnectionToken());
     const row = await repo.create({
       ...WHATSAPP_DEFAULTS,
       ...fields,
-      token: token || newConnectionToken(),
+      ...tokenColumns,
       isDefault: false,
       status: 'OPENING',
     });
@@ -120,7 +165,7 @@ export async function createWhatsapp(app: AppContext, scope: TenantScope, input:
       row.isDefault = true;
     }
     await setQueues(manager, row.id, queueIds);
-    return row;
+    return Object.assign(row, { plainToken: plain });
   });
   return created;
 }
@@ -147,14 +192,15 @@ export async function updateWhatsapp(
     if (input.isDefault === false && current.isDefault) throw new AppError('ERR_NO_OTHER_WHATSAPP');
     const { queueIds: _q, token, isDefault, ...fields } = input;
     if (isDefault) await clearOtherDefaults(manager, scope.companyId, id);
+    // An emptied token field asks for a new one; an empty token is never stored.
+    const changed = tokenChange(token);
     const updated = await repo.update(id, {
       ...fields,
       ...(isDefault && { isDefault: true }),
-      // An emptied token field asks for a new one; an empty token is never stored.
-      ...(token !== undefined && { token: token || newConnectionToken() }),
+      ...(changed && { token: changed.token, tokenLast4: changed.tokenLast4 }),
     });
     if (input.queueIds) await setQueues(manager, id, queueIds);
-    return updated;
+    return Object.assign(updated, { plainToken: changed?.plain });
   });
 }
 

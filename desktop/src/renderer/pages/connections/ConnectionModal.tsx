@@ -13,6 +13,7 @@ import {
   useChoices,
   type RecordDialogProps,
 } from '../../kit';
+import { usePromptChoices } from '../prompts/usePromptChoices';
 import type { Connection } from './types';
 import './i18n';
 
@@ -68,6 +69,7 @@ export function ConnectionModal(props: Props) {
   const { open, record: connection, simulator } = props;
   const { t } = useTranslation();
   const queues = useChoices('/queue', open);
+  const prompts = usePromptChoices(open);
   const values = useMemo(() => (connection ? fromConnection(connection) : empty()), [connection]);
 
   const label = (name: string) => t(`connections.dialog.${name}`);
@@ -125,8 +127,7 @@ export function ConnectionModal(props: Props) {
         />
         {minutes('timeToTransfer')}
       </FieldRow>
-      {/* Prompts come with the AI feature (/prompt does not exist yet): until then only 'none'. */}
-      <SelectInput name="promptId" label={label('prompt')} none={label('none')} options={[]} />
+      <SelectInput name="promptId" label={label('prompt')} none={label('none')} options={prompts} />
       <FieldRow>
         {minutes('expiresTicket')}
         {minutes('timeUseBotQueues')}

@@ -14,6 +14,7 @@ import { PasswordField } from '../../components/PasswordField';
 import { useFieldError } from '../../components/useFieldError';
 import { useSession } from '../../session/store';
 import { useErrorToast } from '../../ui/useErrorToast';
+import { useLogo } from './logos';
 
 const loginForm = z.object({
   email: emailSchema,
@@ -28,6 +29,7 @@ export default function LoginPage() {
   const login = useSession((s) => s.login);
   const showError = useErrorToast();
   const fieldError = useFieldError();
+  const logo = useLogo('login');
   const {
     register,
     handleSubmit,
@@ -47,7 +49,7 @@ export default function LoginPage() {
   });
 
   return (
-    <AuthLayout title={t('login.title')}>
+    <AuthLayout title={t('login.title')} logo={logo}>
       <Box component="form" noValidate onSubmit={onSubmit}>
         <Stack spacing={2}>
           <TextField

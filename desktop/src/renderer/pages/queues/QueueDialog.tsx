@@ -26,6 +26,8 @@ import {
   useAttachment,
   type RecordDialogProps,
 } from '../../kit';
+import { useIntegrationChoices } from '../queue-integration/useIntegrationChoices';
+import { usePromptChoices } from '../prompts/usePromptChoices';
 import { OptionTree, PendingOptions } from './OptionTree';
 import type { Queue } from './types';
 import './i18n';
@@ -69,6 +71,8 @@ export function QueueDialog(props: Props) {
   const { open, record: queue, withSchedules, onClose, onSaved } = props;
   const { t } = useTranslation();
   const [tab, setTab] = useState(0);
+  const integrationChoices = useIntegrationChoices(open);
+  const prompts = usePromptChoices(open);
   const [schedules, setSchedules] = useState<ScheduleEntry[]>(copySchedules(null));
   const media = useAttachment({
     open,
@@ -168,20 +172,19 @@ export function QueueDialog(props: Props) {
           multiline
           minRows={2}
         />
-        {/* Prompts and integrations come with their features (/prompt and /queueIntegration do
-            not exist yet): until then the selects offer only 'none'. */}
+        {/* Integrations come with their feature (/queueIntegration): until then only 'none'. */}
         <FieldRow>
           <SelectInput
             name="promptId"
             label={t('queues.dialog.prompt')}
             none={t('queues.dialog.none')}
-            options={[]}
+            options={prompts}
           />
           <SelectInput
             name="integrationId"
             label={t('queues.dialog.integration')}
             none={t('queues.dialog.none')}
-            options={[]}
+            options={integrationChoices}
           />
         </FieldRow>
         <AttachmentField

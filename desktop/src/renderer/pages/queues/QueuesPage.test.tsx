@@ -11,6 +11,11 @@ function respond(scheduleType: string) {
     if (req.path === '/queue' && req.method === 'GET') return { status: 200, data: [] };
     if (req.path === '/settings') return { status: 200, data: settings(scheduleType) };
     if (req.path === '/queue-options') return { status: 200, data: [] };
+    if (req.path === '/prompt' && req.method === 'GET')
+      return { status: 200, data: { prompts: [] } };
+    if (req.path === '/queueIntegration' && req.method === 'GET') {
+      return { status: 200, data: { queueIntegrations: [], count: 0, hasMore: false } };
+    }
     if (req.path === '/queue' && req.method === 'POST') {
       return { status: 201, data: { id: 7, name: 'Vendas', color: '#B80000', schedules: [] } };
     }

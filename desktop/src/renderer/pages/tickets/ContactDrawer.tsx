@@ -25,8 +25,14 @@ import type { Contact, Ticket } from '../../api/types';
 import { useCompanyEvent } from '../../session/useRealtime';
 import { useFieldError } from '../../components/useFieldError';
 import { toast } from '../../ui/toast';
+import { lazyDialog } from '../../routes/lazyDialog';
 import { useErrorToast } from '../../ui/useErrorToast';
-import { ContactDialog } from './dialogs/ContactDialog';
+
+// Its form code loads when it first opens (routes/lazyDialog.tsx).
+const ContactDialog = lazyDialog(
+  () => import('./dialogs/ContactDialog').then((m) => m.ContactDialog),
+  (p) => p.open,
+);
 
 /** core §9: the contact drawer is 320 px wide. */
 export const CONTACT_DRAWER_WIDTH = 320;

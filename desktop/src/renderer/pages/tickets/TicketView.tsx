@@ -33,8 +33,8 @@ import { useSession } from '../../session/store';
 import { useCompanyEvent } from '../../session/useRealtime';
 import { toast } from '../../ui/toast';
 import { useErrorToast } from '../../ui/useErrorToast';
+import { lazyDialog } from '../../routes/lazyDialog';
 import { ContactDrawer } from './ContactDrawer';
-import { TransferDialog } from './dialogs/TransferDialog';
 import { EditMessageDialog } from './EditMessageDialog';
 import { MessageInput } from './MessageInput';
 import { TagEditor } from './TagEditor';
@@ -42,6 +42,16 @@ import { MessagesList } from './MessagesList';
 import { useMessages } from './useMessages';
 import { useTicketActions } from './useTicketActions';
 import { useViewer } from './useTicketList';
+
+// Their form code loads when they first open (routes/lazyDialog.tsx).
+const TransferDialog = lazyDialog(
+  () => import('./dialogs/TransferDialog').then((m) => m.TransferDialog),
+  (p) => p.open,
+);
+const ScheduleDialog = lazyDialog(
+  () => import('../schedules/ScheduleDialog').then((m) => m.ScheduleDialog),
+  (p) => p.open,
+);
 
 /** Loads the ticket of the route (GET /tickets/u/{uuid}) and checks that the user may open it. */
 function useTicket(uuid: string) {
@@ -112,6 +122,8 @@ export function TicketView({ uuid, onBack }: { uuid: string; onBack?(): void }) 
   const [menu, setMenu] = useState<HTMLElement | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [transferring, setTransferring] = useState(false);
+  const [scheduling, setScheduling] = useState(false);
+  const useSchedules = useSession((s) => s.plan?.useSchedules === true);
   const [editing, setEditing] = useState<Message | null>(null);
   const [drawer, setDrawer] = useState(false);
   const showError = useErrorToast();
@@ -241,6 +253,17 @@ export function TicketView({ uuid, onBack }: { uuid: string; onBack?(): void }) 
                 {t('ticketView.transferAction')}
               </MenuItem>
             )}
+            {useSchedules && ticket.contact && (
+              <MenuItem
+                data-testid="ticket-schedule"
+                onClick={() => {
+                  setMenu(null);
+                  setScheduling(true);
+                }}
+              >
+                {t('schedules.fromTicket')}
+              </MenuItem>
+            )}
             {profile && can(profile, 'ticket-options:deleteTicket') && (
               <MenuItem
                 onClick={() => {
@@ -286,6 +309,15 @@ export function TicketView({ uuid, onBack }: { uuid: string; onBack?(): void }) 
           onClose={() => setTransferring(false)}
         />
         <EditMessageDialog message={editing} onClose={() => setEditing(null)} />
+        {useSchedules && ticket.contact && (
+          <ScheduleDialog
+            open={scheduling}
+            record={null}
+            contact={ticket.contact}
+            ticketId={ticket.id}
+            onClose={() => setScheduling(false)}
+          />
+        )}
       </Box>
       {overlayDrawer ? (
         <Drawer anchor="right" open={drawer} onClose={() => setDrawer(false)}>

@@ -15,13 +15,19 @@ import { can } from '@atende/shared';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Tag, Ticket } from '../../api/types';
+import { lazyDialog } from '../../routes/lazyDialog';
 import { useSession } from '../../session/store';
-import { NewTicketDialog } from './dialogs/NewTicketDialog';
 import { SearchFilters } from './SearchFilters';
 import type { UserOption } from './useLookups';
 import { TicketList } from './TicketList';
 import { LIST_LOAD_DELAY_MS } from './useTicketList';
 import { useTicketsUi } from './store';
+
+// Its form code loads when it first opens (routes/lazyDialog.tsx).
+const NewTicketDialog = lazyDialog(
+  () => import('./dialogs/NewTicketDialog').then((m) => m.NewTicketDialog),
+  (p) => p.open,
+);
 
 /** The count sits over the label's end without widening the tab much (999+ fits). */
 const SUBTAB_BADGE = { pr: 2, '& .MuiBadge-badge': { right: 2, top: 2 } } as const;

@@ -179,6 +179,25 @@ export interface Speech {
   mimeType: 'audio/ogg; codecs=opus';
 }
 
+/**
+ * Sends a text-to-speech call (OpenAI's or Azure's) and keeps the answer only when it is a voice
+ * note: a 2xx whose body is Ogg (every Ogg page starts with "OggS"; an MP3 or a JSON error is not).
+ */
+export async function speechCall(call: HttpCall): Promise<Result<Speech>> {
+  const sent = await send(call);
+  if (!sent.ok) return sent;
+  if (sent.value.status < 200 || sent.value.status > 299) return statusFailure(call, sent.value);
+  if (sent.value.bytes.subarray(0, 4).toString('latin1') !== 'OggS') {
+    return failure(
+      'openai',
+      'ERR_INTEGRATION_BAD_ANSWER',
+      'the speech answer is not Ogg audio',
+      call.secrets,
+    );
+  }
+  return ok({ audio: sent.value.bytes, mimeType: 'audio/ogg; codecs=opus' });
+}
+
 export function createOpenAiClient(config: OpenAiConfig) {
   const base = trimBase(config.baseUrl);
   const secrets = [config.apiKey];
@@ -284,19 +303,7 @@ export function createOpenAiClient(config: OpenAiConfig) {
       timeoutMs,
       secrets,
     };
-    const sent = await send(call);
-    if (!sent.ok) return sent;
-    if (sent.value.status < 200 || sent.value.status > 299) return statusFailure(call, sent.value);
-    // Every Ogg page starts with "OggS"; anything else (an MP3, a JSON error) is not a voice note.
-    if (sent.value.bytes.subarray(0, 4).toString('latin1') !== 'OggS') {
-      return failure(
-        'openai',
-        'ERR_INTEGRATION_BAD_ANSWER',
-        'the speech answer is not Ogg audio',
-        secrets,
-      );
-    }
-    return ok({ audio: sent.value.bytes, mimeType: 'audio/ogg; codecs=opus' });
+    return speechCall(call);
   }
 
   /**

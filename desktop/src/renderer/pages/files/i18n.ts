@@ -1,0 +1,73 @@
+import { registerBundles } from '../../kit/i18n';
+
+registerBundles({
+  'pt-BR': {
+    files: {
+      title: 'Lista de arquivos',
+      add: 'Adicionar',
+      name: 'Nome',
+      options: 'Arquivos',
+      saved: 'Lista de arquivos salva com sucesso.',
+      deleted: 'Lista de arquivos excluída com sucesso.',
+      deleteTitle: 'Excluir a lista de arquivos {{name}}?',
+      dialog: {
+        addTitle: 'Nova lista de arquivos',
+        editTitle: 'Editar lista de arquivos',
+        name: 'Nome',
+        message: 'Mensagem',
+        options: 'Arquivos da lista',
+        optionName: 'Nome do arquivo',
+        addOption: 'Adicionar arquivo',
+        pick: 'Escolher arquivo',
+        removeOption: 'Remover',
+        noFile: 'Nenhum arquivo',
+      },
+    },
+  },
+  en: {
+    files: {
+      title: 'File lists',
+      add: 'Add',
+      name: 'Name',
+      options: 'Files',
+      saved: 'File list saved successfully.',
+      deleted: 'File list deleted successfully.',
+      deleteTitle: 'Delete the file list {{name}}?',
+      dialog: {
+        addTitle: 'New file list',
+        editTitle: 'Edit file list',
+        name: 'Name',
+        message: 'Message',
+        options: 'Files of the list',
+        optionName: 'File name',
+        addOption: 'Add file',
+        pick: 'Choose file',
+        removeOption: 'Remove',
+        noFile: 'No file',
+      },
+    },
+  },
+  es: {
+    files: {
+      title: 'Lista de archivos',
+      add: 'Agregar',
+      name: 'Nombre',
+      options: 'Archivos',
+      saved: 'Lista de archivos guardada con éxito.',
+      deleted: 'Lista de archivos eliminada con éxito.',
+      deleteTitle: '¿Eliminar la lista de archivos {{name}}?',
+      dialog: {
+        addTitle: 'Nueva lista de archivos',
+        editTitle: 'Editar lista de archivos',
+        name: 'Nombre',
+        message: 'Mensaje',
+        options: 'Archivos de la lista',
+        optionName: 'Nombre del archivo',
+        addOption: 'Agregar archivo',
+        pick: 'Elegir archivo',
+        removeOption: 'Quitar',
+        noFile: 'Ningún archivo',
+      },
+    },
+  },
+});

@@ -1,0 +1,58 @@
+import { registerBundles } from '../../kit/i18n';
+
+registerBundles({
+  'pt-BR': {
+    subscription: {
+      title: 'Assinatura',
+      trial: 'Período de teste',
+      license: 'Período de licença',
+      daysLeft_one: 'Resta {{count}} dia',
+      daysLeft_other: 'Restam {{count}} dias',
+      until: 'Vencimento em {{date}}',
+      noDueDate: 'Sem vencimento definido',
+      email: 'E-mail de cobrança',
+      plan: 'Plano',
+      planLine: '{{name}} · {{value}} / mês',
+      noPlan: 'Nenhum plano',
+      subscribe: 'Assine agora!',
+      noInvoice: 'Nenhuma fatura em aberto no momento.',
+      askAdmin: 'Fale com o administrador da empresa para renovar a assinatura.',
+    },
+  },
+  en: {
+    subscription: {
+      title: 'Subscription',
+      trial: 'Trial period',
+      license: 'License period',
+      daysLeft_one: '{{count}} day left',
+      daysLeft_other: '{{count}} days left',
+      until: 'Due on {{date}}',
+      noDueDate: 'No due date set',
+      email: 'Billing e-mail',
+      plan: 'Plan',
+      planLine: '{{name}} · {{value}} / month',
+      noPlan: 'No plan',
+      subscribe: 'Subscribe now!',
+      noInvoice: 'No open invoice right now.',
+      askAdmin: "Ask your company's administrator to renew the subscription.",
+    },
+  },
+  es: {
+    subscription: {
+      title: 'Suscripción',
+      trial: 'Período de prueba',
+      license: 'Período de licencia',
+      daysLeft_one: 'Queda {{count}} día',
+      daysLeft_other: 'Quedan {{count}} días',
+      until: 'Vence el {{date}}',
+      noDueDate: 'Sin vencimiento definido',
+      email: 'Correo de facturación',
+      plan: 'Plan',
+      planLine: '{{name}} · {{value}} / mes',
+      noPlan: 'Ningún plan',
+      subscribe: '¡Suscríbase ahora!',
+      noInvoice: 'Ninguna factura abierta por ahora.',
+      askAdmin: 'Pida al administrador de la empresa que renueve la suscripción.',
+    },
+  },
+});

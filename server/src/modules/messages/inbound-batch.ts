@@ -1,0 +1,197 @@
+// A connection's burst of common messages stored in one transaction (issue 14): the messages of
+// known contacts into their open tickets, as the fast path (inbound-fast.ts) stores one, but a
+// run of them with one write statement, one read of the tickets, one write of their change-feed
+// rows and domain events and one commit, all with parameters (named statements, planned once per
+// database connection). The session hands over consecutive `message` rows of its inbox; this
+// stores the longest prefix it can, in order, and the session gives the rest to the one-at-a-time
+// path. One message that does not fit (a new contact, a duplicate, a name to update) ends the
+// prefix; a statement that fails stores nothing and the session takes every row of the run one at
+// a time, so a poisoned message is isolated there and never takes the others down.
+import type { AppContext } from '../../context.js';
+import { logger } from '../../logger.js';
+import type { ConnectionRef, InboxEntry } from '../../whatsapp/hooks.js';
+import { storedMediaType, type PortEvent, type PortMessage } from '../../whatsapp/port.js';
+import {
+  domainEventJson,
+  domainEventsWritten,
+  pendingWithEventsSql,
+  publishCommitted,
+  withPendingIds,
+  pendingJson,
+  type Change,
+} from '../changes/index.js';
+import {
+  inboundCountersSql,
+  loadTickets,
+  ticketChange,
+  type TicketView,
+} from '../tickets/index.js';
+import { storedEvent } from './inbound-events.js';
+import { fastEligible } from './inbound-fast.js';
+import { MESSAGE_VIEW_SQL, messageChange, type MessageView } from './messages.queries.js';
+
+/** Messages per transaction at most (bounds the locks held and the statement's arrays). */
+export const INBOUND_BATCH_MAX = 100;
+
+interface PgClient {
+  query: (q: { name?: string; text: string; values?: unknown[] }) => Promise<{ rows: unknown[] }>;
+}
+
+/**
+ * One statement for the whole run: lock the contacts and their open tickets, insert the messages
+ * whose contact and ticket are as the fast path needs them, move those tickets' counters, settle
+ * their inbox rows, and answer the inserted messages through the message view. A function, not a
+ * constant: other modules' constants may not be set at load (import cycles).
+ */
+const writeSql = () => `
+  WITH x AS (
+    SELECT * FROM unnest($3::text[], $4::text[], $5::bool[], $6::text[], $7::timestamptz[],
+                         $8::text[], $9::text[], $10::bigint[])
+      WITH ORDINALITY AS x(phone, wid, "fromMe", body, at, "mediaType", name, "inboxId", n)),
+  c AS (
+    SELECT id, name, number, lid FROM contacts
+     WHERE "companyId" = $1 AND number = ANY($3::text[]) ORDER BY id FOR UPDATE),
+  cx AS (
+    SELECT x.n, min(c.id) AS "contactId", count(c.id) AS matches,
+           coalesce(bool_or(x.name IS NOT NULL AND x.name <> coalesce(c.name, '')
+             AND (coalesce(c.name, '') = '' OR c.name = c.number OR c.name = c.lid)), false)
+             AS renames
+      FROM x LEFT JOIN c ON c.number = x.phone GROUP BY x.n),
+  t AS (
+    SELECT id, "contactId" FROM tickets
+     WHERE "contactId" IN (SELECT "contactId" FROM cx WHERE matches = 1 AND NOT renames)
+       AND "whatsappId" = $2 AND status <> 'closed' ORDER BY id FOR UPDATE),
+  ok AS (
+    SELECT x.*, cx."contactId", t.id AS "ticketId"
+      FROM x JOIN cx ON cx.n = x.n AND cx.matches = 1 AND NOT cx.renames
+      JOIN t ON t."contactId" = cx."contactId"
+     WHERE (SELECT count(*) FROM t t2 WHERE t2."contactId" = cx."contactId") = 1),
+  ins AS (
+    INSERT INTO messages ("companyId", "whatsappId", "ticketId", "contactId", wid, "fromMe", body,
+           ack, read, "mediaType", "createdAt")
+    SELECT $1, $2, ok."ticketId", ok."contactId", ok.wid, ok."fromMe", ok.body,
+           CASE WHEN ok."fromMe" THEN 1 ELSE 0 END, ok."fromMe", ok."mediaType", ok.at
+      FROM ok ORDER BY ok.n
+    ON CONFLICT ("companyId", "whatsappId", wid, "fromMe") DO NOTHING RETURNING *),
+  upd AS (${inboundCountersSql({
+    ticket: `ANY (SELECT "ticketId" FROM ins)`,
+    at: `(SELECT i."createdAt" FROM ins i WHERE i."ticketId" = tickets.id)`,
+    body: `(SELECT i.body FROM ins i WHERE i."ticketId" = tickets.id)`,
+    unread: `(SELECT CASE WHEN i."fromMe" THEN 0 ELSE 1 END FROM ins i WHERE i."ticketId" = tickets.id)`,
+  })}),
+  settled AS (
+    DELETE FROM session_inbox WHERE id IN (
+      SELECT x."inboxId" FROM x JOIN ins ON ins.wid = x.wid AND ins."fromMe" = x."fromMe"))
+  ${MESSAGE_VIEW_SQL.replace('FROM messages m', 'FROM ins m')}`;
+
+export interface BatchItem {
+  event: PortEvent;
+  entry: InboxEntry;
+}
+
+/** The message a batch can take, or undefined. */
+function batchable(event: PortEvent): PortMessage | undefined {
+  if (event.name !== 'message') return undefined;
+  const msg = event.payload;
+  return msg.type !== 'reaction' && fastEligible(msg) ? msg : undefined;
+}
+
+/**
+ * Stores the longest prefix of `items` that the batch can take, in one transaction, and answers
+ * how many it stored (0: the session handles the first one alone; −k: the first k are not for the
+ * batch). Rejects when the transaction failed (nothing is stored then).
+ */
+export async function storeInboundBatch(
+  app: AppContext,
+  { companyId, whatsappId }: ConnectionRef,
+  items: readonly BatchItem[],
+): Promise<number> {
+  // The prefix: common messages, one per contact (one ticket row update each), at most the limit.
+  const run: { msg: PortMessage; entry: InboxEntry }[] = [];
+  const phones = new Set<string>();
+  for (const item of items) {
+    const msg = batchable(item.event);
+    if (!msg || phones.has(msg.contact.phone!) || run.length >= INBOUND_BATCH_MAX) break;
+    phones.add(msg.contact.phone!);
+    run.push({ msg, entry: item.entry });
+  }
+  if (run.length < 2) return 0;
+  const runner = app.ds.createQueryRunner();
+  const client = (await runner.connect()) as PgClient;
+  let open = false;
+  try {
+    for (let take = run.length; take >= 2;) {
+      const part = run.slice(0, take);
+      await client.query({ text: 'BEGIN' });
+      open = true;
+      const { rows } = await client.query({
+        name: 'inbound-batch-write',
+        text: writeSql(),
+        values: [
+          companyId,
+          whatsappId,
+          part.map((p) => p.msg.contact.phone!),
+          part.map((p) => p.msg.id),
+          part.map((p) => p.msg.fromMe),
+          part.map((p) => p.msg.body),
+          part.map((p) => new Date(p.msg.timestamp)),
+          part.map((p) => storedMediaType(p.msg.type)),
+          part.map((p) => (p.msg.fromMe || !p.msg.pushName ? null : p.msg.pushName)),
+          part.map((p) => p.entry.id),
+        ],
+      });
+      const byRef = new Map(
+        (rows as MessageView[]).map((m) => [`${m.fromMe ? 1 : 0}:${m.wid}`, m] as const),
+      );
+      const messages = part.map((p) => byRef.get(`${p.msg.fromMe ? 1 : 0}:${p.msg.id}`));
+      const stored = messages.findIndex((m) => !m);
+      if (stored === 0) {
+        // The first does not fit: neither do the ones up to the next that was inserted. Handled
+        // one at a time without asking again (a flood of new contacts costs one try per run).
+        await client.query({ text: 'ROLLBACK' });
+        open = false;
+        const next = messages.findIndex((m) => m);
+        return -(next === -1 ? part.length : next);
+      }
+      if (stored !== -1) {
+        // A message the batch cannot take: only the ones before it may commit (order).
+        await client.query({ text: 'ROLLBACK' });
+        open = false;
+        take = stored;
+        continue;
+      }
+      const views = messages as MessageView[];
+      const tickets = await loadTickets(
+        runner.manager,
+        companyId,
+        views.map((m) => m.ticketId),
+      );
+      const ticketById = new Map<number, TicketView>(tickets.map((t) => [t.id, t]));
+      const changes: Change[] = views.flatMap((message) => {
+        const ticket = ticketById.get(message.ticketId)!;
+        return [ticketChange(ticket), messageChange(message, ticket, 'create')];
+      });
+      const events = views.map((m) => storedEvent(m, whatsappId, false));
+      const inserted = await client.query({
+        name: 'inbound-batch-changes',
+        text: pendingWithEventsSql(),
+        values: [companyId, pendingJson(changes), domainEventJson(events)],
+      });
+      await client.query({ text: 'COMMIT' });
+      open = false;
+      for (const p of part) p.entry.settled = true;
+      domainEventsWritten(app);
+      const pending = withPendingIds(changes, inserted.rows as { id: number }[]);
+      // As one at a time: the session moves on once the agents' sockets have the messages.
+      await publishCommitted(app, companyId, pending);
+      return take;
+    }
+    return 0;
+  } catch (err) {
+    if (open) await client.query({ text: 'ROLLBACK' }).catch(() => undefined);
+    logger.warn({ err, whatsappId, messages: run.length }, 'inbound batch failed');
+    throw err;
+  } finally {
+    await runner.release();
+  }
+}
