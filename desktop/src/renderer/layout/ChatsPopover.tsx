@@ -29,11 +29,12 @@ export function ChatsPopover() {
 
   const open = (target: HTMLElement) => {
     setAnchor(target);
+    const askedAt = useChatUnread.getState().seq;
     api
       .call(chatEndpoints.listChats, { query: { pageNumber: 1, searchParam: '' } })
       .then((answer) => {
         setChats(answer.records);
-        if (me !== undefined) useChatUnread.getState().put(answer.records, me);
+        if (me !== undefined) useChatUnread.getState().load(answer.records, me, askedAt);
       })
       .catch(() => setChats([]));
   };

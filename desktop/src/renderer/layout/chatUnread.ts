@@ -12,23 +12,51 @@ import { useCompanyEvent, useRealtime } from '../session/useRealtime';
  */
 export const useChatUnread = create<{
   byChat: Record<number, number>;
-  put(chats: readonly ChatAnswer[], me: number, replace?: boolean): void;
+  /** Counts every change; a list answer never overwrites a chat changed after it was asked. */
+  seq: number;
+  changedAt: Record<number, number>;
+  put(chats: readonly ChatAnswer[], me: number): void;
+  /** A `GET /chats` answer asked when `seq` was `askedAt`: it replaces the list, except chats
+   *  an event or a read answer changed since (their values are newer than the answer's). */
+  load(chats: readonly ChatAnswer[], me: number, askedAt: number): void;
   drop(chatId: number): void;
 }>()((set) => ({
   byChat: {},
-  put: (chats, me, replace = false) =>
+  seq: 0,
+  changedAt: {},
+  put: (chats, me) =>
     set((s) => {
-      const next = replace ? {} : { ...s.byChat };
-      for (const c of chats) next[c.id] = c.users.find((u) => u.userId === me)?.unreads ?? 0;
-      return { byChat: next };
+      const seq = s.seq + 1;
+      const byChat = { ...s.byChat };
+      const changedAt = { ...s.changedAt };
+      for (const c of chats) {
+        byChat[c.id] = unreadOf(c, me);
+        changedAt[c.id] = seq;
+      }
+      return { byChat, changedAt, seq };
+    }),
+  load: (chats, me, askedAt) =>
+    set((s) => {
+      const byChat: Record<number, number> = {};
+      for (const [id, n] of Object.entries(s.byChat)) {
+        if ((s.changedAt[Number(id)] ?? 0) > askedAt) byChat[Number(id)] = n;
+      }
+      for (const c of chats) {
+        if ((s.changedAt[c.id] ?? 0) <= askedAt) byChat[c.id] = unreadOf(c, me);
+      }
+      return { byChat };
     }),
   drop: (chatId) =>
     set((s) => {
-      const next = { ...s.byChat };
-      delete next[chatId];
-      return { byChat: next };
+      const seq = s.seq + 1;
+      const byChat = { ...s.byChat };
+      delete byChat[chatId];
+      return { byChat, seq, changedAt: { ...s.changedAt, [chatId]: seq } };
     }),
 }));
+
+const unreadOf = (chat: ChatAnswer, me: number) =>
+  chat.users.find((u) => u.userId === me)?.unreads ?? 0;
 
 export const anyUnread = (byChat: Record<number, number>) =>
   Object.values(byChat).some((n) => n > 0);
@@ -40,9 +68,10 @@ export function useChatUnreadFeed(enabled: boolean): boolean {
   const epoch = useRealtime((s) => s.resyncEpoch + s.connectedEpoch);
   useEffect(() => {
     if (!enabled || me === undefined) return;
+    const askedAt = useChatUnread.getState().seq;
     api
       .call(chatEndpoints.listChats, { query: { pageNumber: 1, searchParam: '' } })
-      .then((answer) => useChatUnread.getState().put(answer.records, me, true))
+      .then((answer) => useChatUnread.getState().load(answer.records, me, askedAt))
       .catch(() => undefined);
   }, [enabled, me, epoch]);
   useCompanyEvent('chat', (payload) => {

@@ -10,6 +10,7 @@ import Typography from '@mui/material/Typography';
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api';
+import { useChatUnread } from '../../layout/chatUnread';
 import { useSession } from '../../session/store';
 import { useCompanyEvent } from '../../session/useRealtime';
 import { OLDER_MESSAGES_THRESHOLD_PX } from './rules';
@@ -57,9 +58,15 @@ export function Conversation({ chat }: { chat: ChatAnswer }) {
   const chatId = chat.id;
 
   const markRead = () =>
-    void api.call(chatEndpoints.readChat, { params: { id: chatId }, body: {} }).catch(() => {
-      // Chat request failures are silently ignored (secondary §8).
-    });
+    void api
+      .call(chatEndpoints.readChat, { params: { id: chatId }, body: {} })
+      // The answer is the chat as read: the shell's dot follows it even if the event was missed.
+      .then((read) => {
+        if (me !== undefined) useChatUnread.getState().put([read], me);
+      })
+      .catch(() => {
+        // Chat request failures are silently ignored (secondary §8).
+      });
 
   useEffect(() => {
     setMessages([]);
