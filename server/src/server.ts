@@ -11,6 +11,7 @@ import { createHttpApp } from './http/app.js';
 import { createRedis, ensureRedis } from './lib/redis.js';
 import { logger } from './logger.js';
 import { Mailer } from './mail/mailer.js';
+import { startChangeRelay } from './modules/changes/index.js';
 import { modules } from './modules/index.js';
 import { hooksOf, workersOf } from './modules/manifest.js';
 import { SettingsService } from './modules/settings/index.js';
@@ -111,6 +112,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
     let url = '';
     if (http) {
       acceptConnections(app, io);
+      // Numbered changes reach this process's sockets through its relay, each number once.
+      const relay = await startChangeRelay(app, io);
+      stops.push(relay.close);
       await followEndedSessions(app, settingsSub);
       http.on('request', createHttpApp(app));
       await new Promise<void>((resolve, reject) => {

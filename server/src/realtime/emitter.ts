@@ -21,14 +21,30 @@ export { roomOfNoQueue, roomOfQueue, ticketAudience } from './rooms.js';
  * the payload must match that event's schema in `shared/src/events` (a wrong one does not compile).
  */
 export class Realtime {
-  constructor(readonly io: Server) {}
+  /**
+   * With `localOnly`, emits reach this process's sockets only (the change-feed relay,
+   * `modules/changes/relay.ts`); otherwise every process's, through the Redis adapter.
+   */
+  constructor(
+    readonly io: Server,
+    private readonly localOnly = false,
+  ) {}
+
+  /** The same emitter for this process's own sockets only. */
+  local(): Realtime {
+    return new Realtime(this.io, true);
+  }
+
+  private to(rooms: string | string[]) {
+    return this.localOnly ? this.io.local.to(rooms) : this.io.to(rooms);
+  }
 
   toCompany<N extends CompanyEventName>(
     companyId: number,
     name: N,
     payload: CompanyEventPayload<N>,
   ): void {
-    this.io.to(roomOfCompany(companyId)).emit(companyEvent(companyId, name), payload);
+    this.to(roomOfCompany(companyId)).emit(companyEvent(companyId, name), payload);
   }
 
   toCompanyAdmins<N extends CompanyEventName>(
@@ -36,7 +52,7 @@ export class Realtime {
     name: N,
     payload: CompanyEventPayload<N>,
   ): void {
-    this.io.to(roomOfCompanyAdmins(companyId)).emit(companyEvent(companyId, name), payload);
+    this.to(roomOfCompanyAdmins(companyId)).emit(companyEvent(companyId, name), payload);
   }
 
   toUser<N extends CompanyEventName>(
@@ -45,7 +61,7 @@ export class Realtime {
     name: N,
     payload: CompanyEventPayload<N>,
   ): void {
-    this.io.to(roomOfUser(userId)).emit(companyEvent(companyId, name), payload);
+    this.to(roomOfUser(userId)).emit(companyEvent(companyId, name), payload);
   }
 
   /**
@@ -58,7 +74,7 @@ export class Realtime {
     name: N,
     payload: CompanyEventPayload<N>,
   ): void {
-    this.io.to(ticketAudience(companyId, queueId)).emit(companyEvent(companyId, name), payload);
+    this.to(ticketAudience(companyId, queueId)).emit(companyEvent(companyId, name), payload);
   }
 
   /** A ticket event for the viewers of `queueId` who are not viewers of `exceptQueueId`. */
@@ -69,8 +85,7 @@ export class Realtime {
     name: N,
     payload: CompanyEventPayload<N>,
   ): void {
-    this.io
-      .to(ticketAudience(companyId, queueId))
+    this.to(ticketAudience(companyId, queueId))
       .except(ticketAudience(companyId, exceptQueueId))
       .emit(companyEvent(companyId, name), payload);
   }
@@ -80,7 +95,7 @@ export class Realtime {
    * socket of every company: only for what the super user publishes to all (announcements).
    */
   toPlatform<N extends PlatformEventName>(name: N, payload: PlatformEventPayload<N>): void {
-    this.io.emit(platformEvent(name), payload);
+    (this.localOnly ? this.io.local : this.io).emit(platformEvent(name), payload);
   }
 
   /** An event for sockets in any of `rooms`, all of them rooms of this company. */
@@ -90,6 +105,6 @@ export class Realtime {
     name: N,
     payload: CompanyEventPayload<N>,
   ): void {
-    if (rooms.length) this.io.to(rooms).emit(companyEvent(companyId, name), payload);
+    if (rooms.length) this.to(rooms).emit(companyEvent(companyId, name), payload);
   }
 }

@@ -40,6 +40,8 @@ export {
 export {
   commitWithChanges,
   publishCommitted,
+  startChangeRelay,
   type TicketChangeHints,
   withChanges,
 } from './publish.js';
+export { relaySettled } from './relay.js';

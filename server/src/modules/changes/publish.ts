@@ -1,7 +1,9 @@
 import { EVENT_OF_ENTITY, type CompanyEventPayload } from '@atende/shared';
+import type { Server } from 'socket.io';
 import type { EntityManager } from 'typeorm';
 import type { AppContext } from '../../context.js';
 import { withRetry } from '../../db/transaction.js';
+import type { Realtime } from '../../realtime/emitter.js';
 import { listRoomsLeft, type TicketPlacement } from '../../realtime/rooms.js';
 import { mediaBase, withSignedPayload } from '../whatsapps/index.js';
 import {
@@ -12,6 +14,7 @@ import {
   type PendingChange,
 } from './change-log.js';
 import { domainEventsWritten, recordDomainEvents } from './domain-events.js';
+import { sendToRelays, startFeedRelay, type RelayedChange } from './relay.js';
 import { sequencerOf, startChangeSweeper } from './sequencer.js';
 
 /**
@@ -25,11 +28,26 @@ export interface TicketChangeHints {
   movedToQueue?: number | null;
 }
 
-/** Sends numbered changes as socket events, each carrying its change-feed number. */
-export function publish(
+/**
+ * Sends numbered changes to the api processes' relays (`relay.ts`), which emit each number once
+ * to their own sockets.
+ */
+export function publish(app: AppContext, companyId: number, changes: RelayedChange[]): void {
+  sendToRelays(app, companyId, changes);
+}
+
+/** Starts the change relay of an api process (server.ts). */
+export const startChangeRelay = (app: AppContext, io: Server) =>
+  startFeedRelay(app, io, (realtime, companyId, changes) =>
+    emitChanges(app, realtime, companyId, changes),
+  );
+
+/** Emits numbered changes as socket events, each carrying its change-feed number. */
+function emitChanges(
   app: AppContext,
+  realtime: Realtime,
   companyId: number,
-  changes: (Change & TicketChangeHints & { seq: number })[],
+  changes: RelayedChange[],
 ): void {
   for (const change of changes) {
     // Notes travel through the feed only; the drawer reloads them (no socket event in core §7).
@@ -41,13 +59,13 @@ export function publish(
       ...withSignedPayload(app, companyId, change.entity, change.payload, mediaBase(app)),
       seq: change.seq,
     } as CompanyEventPayload<typeof name>;
-    if (change.entity === 'ticket') publishListMoves(app, companyId, change);
+    if (change.entity === 'ticket') publishListMoves(realtime, companyId, change);
     if (
       change.entity === 'ticket' &&
       change.action === 'delete' &&
       change.movedToQueue !== undefined
     ) {
-      app.realtime.toTicketViewersExcept(
+      realtime.toTicketViewersExcept(
         companyId,
         change.ticketQueueId ?? null,
         change.movedToQueue,
@@ -55,9 +73,9 @@ export function publish(
         payload,
       );
     } else if (change.ticketQueueId !== undefined) {
-      app.realtime.toTicketViewers(companyId, change.ticketQueueId, name, payload);
+      realtime.toTicketViewers(companyId, change.ticketQueueId, name, payload);
     } else {
-      app.realtime.toCompany(companyId, name, payload);
+      realtime.toCompany(companyId, name, payload);
     }
   }
 }
@@ -68,7 +86,7 @@ export function publish(
  * feed entries (no `seq`): a client that catches up from the feed applies the update itself.
  */
 function publishListMoves(
-  app: AppContext,
+  realtime: Realtime,
   companyId: number,
   change: Change & TicketChangeHints,
 ): void {
@@ -76,7 +94,7 @@ function publishListMoves(
   const ticket = (change.payload as { ticket?: TicketPlacement & { id: number } }).ticket;
   if (!ticket) return;
   const rooms = listRoomsLeft(companyId, change.before, ticket);
-  app.realtime.toRooms(companyId, rooms, 'ticket', { action: 'delete', ticketId: ticket.id });
+  realtime.toRooms(companyId, rooms, 'ticket', { action: 'delete', ticketId: ticket.id });
 }
 
 const sequencer = (app: AppContext) =>
