@@ -19,7 +19,7 @@ export interface ConnectionRef {
 
 /**
  * The write-ahead inbox row of the event being handled (whatsapp/inbox.ts). The handler that
- * stores the event's effect settles it (settleInbox / settleInboxSql) inside that same
+ * stores the event's effect settles it (settleInbox, or the batch writer's statement) inside that same
  * transaction; the session deletes rows no handler settled once every handler has run.
  */
 export interface InboxEntry {

@@ -62,14 +62,6 @@ export async function readInbox(
   return rows.map((r) => ({ ...r, id: String(r.id) }));
 }
 
-/** The statement that settles an entry, for callers that build their own SQL text. */
-export function settleInboxSql(entry: InboxEntry | undefined): string {
-  if (!entry) return '';
-  if (!/^\d+$/.test(entry.id)) throw new Error(`bad inbox id ${entry.id}`);
-  entry.settled = true;
-  return `DELETE FROM session_inbox WHERE id = ${entry.id}`;
-}
-
 /**
  * Deletes the entry's row inside `tx`, the transaction that stores the event's effect. A handler
  * whose transaction rolls back afterwards must settle again in the one that commits, or throw.

@@ -24,7 +24,6 @@ export {
   type ChangeList,
   type ChangeOf,
   type FeedViewer,
-  pendingInsertSql,
   pendingJson,
   withPendingIds,
 } from './change-log.js';
@@ -32,7 +31,6 @@ export {
   type DomainEvent,
   type DomainEventConsumer,
   type DomainEventInput,
-  domainEventInsertSql,
   domainEventJson,
   domainEventsWritten,
   pendingWithEventsSql,

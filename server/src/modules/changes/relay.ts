@@ -48,8 +48,8 @@ const placement = z.object({
   queueId: z.number().nullable(),
 });
 
+/** A relay message is `<origin>\n<JSON>`; the JSON part: */
 const relayMessage = z.object({
-  origin: z.string(),
   companyId: z.number().int().positive(),
   changes: z.array(
     z.object({
@@ -264,8 +264,9 @@ export function sendToRelays(app: AppContext, companyId: number, changes: Relaye
   if (!changes.length) return;
   const origin = originOf(app);
   relays.get(app)?.accept(companyId, changes);
+  // The origin leads the message, so a process skips its own without parsing it.
   app.redis
-    .publish(relayChannel(app.prefix), JSON.stringify({ origin, companyId, changes }))
+    .publish(relayChannel(app.prefix), `${origin}\n${JSON.stringify({ companyId, changes })}`)
     .catch((err: unknown) => {
       // The other api processes' polls find these numbers in the log.
       logger.warn({ err, companyId }, 'change relay publish failed');
@@ -288,15 +289,16 @@ export async function startFeedRelay(
     if (typeof companyId === 'number') relay.follow(companyId);
   });
   const subscriber: Redis = createRedis(app.config.REDIS_URL);
+  const own = `${relay.origin}\n`;
   subscriber.on('message', (_channel: string, text: string) => {
+    if (text.startsWith(own)) return;
     let message: z.infer<typeof relayMessage>;
     try {
-      message = relayMessage.parse(JSON.parse(text));
+      message = relayMessage.parse(JSON.parse(text.slice(text.indexOf('\n') + 1)));
     } catch (err) {
       logger.warn({ err }, 'bad change relay message');
       return;
     }
-    if (message.origin === relay.origin) return;
     relay.accept(message.companyId, message.changes as RelayedChange[]);
   });
   await subscriber.subscribe(relayChannel(app.prefix));

@@ -27,7 +27,6 @@ import {
   type TicketView,
 } from '../tickets/index.js';
 import { storedEvent } from './inbound-events.js';
-import { fastEligible } from './inbound-fast.js';
 import { MESSAGE_VIEW_SQL, messageChange, type MessageView } from './messages.queries.js';
 
 /** Messages per transaction at most (bounds the locks held and the statement's arrays). */
@@ -89,6 +88,17 @@ export interface BatchItem {
   entry: InboxEntry;
 }
 
+/** Whether the message can take the fast path at all (the rest is decided by what SQL finds). */
+export const fastEligible = (msg: PortMessage) =>
+  !msg.isGroup &&
+  !msg.contact.lid &&
+  Boolean(msg.contact.phone) &&
+  msg.type === 'chat' &&
+  !msg.media &&
+  !msg.location &&
+  !msg.vcards &&
+  !msg.quotedId;
+
 /** The message a batch can take, or undefined. */
 function batchable(event: PortEvent): PortMessage | undefined {
   if (event.name !== 'message') return undefined;
@@ -103,11 +113,11 @@ function batchable(event: PortEvent): PortMessage | undefined {
  */
 export async function storeInboundBatch(
   app: AppContext,
-  { companyId, whatsappId }: ConnectionRef,
+  ref: ConnectionRef,
   items: readonly BatchItem[],
 ): Promise<number> {
   // The prefix: common messages, one per contact (one ticket row update each), at most the limit.
-  const run: { msg: PortMessage; entry: InboxEntry }[] = [];
+  const run: RunItem[] = [];
   const phones = new Set<string>();
   for (const item of items) {
     const msg = batchable(item.event);
@@ -116,11 +126,50 @@ export async function storeInboundBatch(
     run.push({ msg, entry: item.entry });
   }
   if (run.length < 2) return 0;
+  try {
+    const written = await writeKnownRun(app, ref, run);
+    // As one at a time: the session moves on once the agents' sockets have the messages.
+    if (written.take > 0) await written.published;
+    return written.take;
+  } catch (err) {
+    logger.warn({ err, whatsappId: ref.whatsappId, messages: run.length }, 'inbound batch failed');
+    throw err;
+  }
+}
+
+export interface RunItem {
+  msg: PortMessage;
+  entry?: InboxEntry;
+}
+
+export type WrittenRun =
+  | {
+      /** How many of the run's first messages were stored (≥ 1). */
+      take: number;
+      messages: MessageView[];
+      tickets: Map<number, TicketView>;
+      /** Resolves once the changes are numbered and handed to the sockets. */
+      published: Promise<void>;
+    }
+  | { take: number; messages?: undefined; tickets?: undefined; published?: undefined };
+
+/**
+ * Writes the longest prefix of `run` (known contacts' common messages into their open tickets,
+ * one message per contact) in one transaction: one write statement, one read of the tickets, one
+ * write of the change-feed rows and domain events, all with parameters (named statements, planned
+ * once per database connection). `take` ≤ 0 when the first message does not fit (−k: the first k
+ * do not), and nothing is written then. The one-message fast path (inbound-fast.ts) is a run of one.
+ */
+export async function writeKnownRun(
+  app: AppContext,
+  { companyId, whatsappId }: ConnectionRef,
+  run: readonly RunItem[],
+): Promise<WrittenRun> {
   const runner = app.ds.createQueryRunner();
   const client = (await runner.connect()) as PgClient;
   let open = false;
   try {
-    for (let take = run.length; take >= 2;) {
+    for (let take = run.length; take >= 1;) {
       const part = run.slice(0, take);
       await client.query({ text: 'BEGIN' });
       open = true;
@@ -137,7 +186,7 @@ export async function storeInboundBatch(
           part.map((p) => new Date(p.msg.timestamp)),
           part.map((p) => storedMediaType(p.msg.type)),
           part.map((p) => (p.msg.fromMe || !p.msg.pushName ? null : p.msg.pushName)),
-          part.map((p) => p.entry.id),
+          part.map((p) => p.entry?.id ?? null),
         ],
       });
       const byRef = new Map(
@@ -151,7 +200,7 @@ export async function storeInboundBatch(
         await client.query({ text: 'ROLLBACK' });
         open = false;
         const next = messages.findIndex((m) => m);
-        return -(next === -1 ? part.length : next);
+        return { take: -(next === -1 ? part.length : next) };
       }
       if (stored !== -1) {
         // A message the batch cannot take: only the ones before it may commit (order).
@@ -179,17 +228,19 @@ export async function storeInboundBatch(
       });
       await client.query({ text: 'COMMIT' });
       open = false;
-      for (const p of part) p.entry.settled = true;
+      for (const p of part) if (p.entry) p.entry.settled = true;
       domainEventsWritten(app);
       const pending = withPendingIds(changes, inserted.rows as { id: number }[]);
-      // As one at a time: the session moves on once the agents' sockets have the messages.
-      await publishCommitted(app, companyId, pending);
-      return take;
+      return {
+        take,
+        messages: views,
+        tickets: ticketById,
+        published: publishCommitted(app, companyId, pending),
+      };
     }
-    return 0;
+    return { take: 0 };
   } catch (err) {
     if (open) await client.query({ text: 'ROLLBACK' }).catch(() => undefined);
-    logger.warn({ err, whatsappId, messages: run.length }, 'inbound batch failed');
     throw err;
   } finally {
     await runner.release();
