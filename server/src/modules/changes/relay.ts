@@ -44,8 +44,8 @@ export const relayChannel = (prefix: string) => `${prefix}:changes:relay`;
 
 const placement = z.object({
   status: z.string(),
-  userId: z.number().nullable(),
-  queueId: z.number().nullable(),
+  userId: z.number().nullable().default(null),
+  queueId: z.number().nullable().default(null),
 });
 
 /** A relay message is `<origin>\n<JSON>`; the JSON part: */
