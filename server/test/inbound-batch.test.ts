@@ -1,6 +1,7 @@
 // A connection's burst stored in one transaction (issue 14): known contacts' texts that reach the
 // session together are stored by one transaction, in order, once each, with gap-free feed numbers;
-// a message the batch cannot take ends the batch and the rest still follow in order; a poisoned
+// new contacts' first messages too (their contacts and tickets created in it); a message the batch
+// cannot take ends the batch and the rest still follow in order; a poisoned
 // message in the burst goes to the dead letters alone and every other message is stored, in order.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PortMessage } from '../src/whatsapp/port.js';
@@ -116,7 +117,7 @@ describe('inbound batches', () => {
     );
   });
 
-  it('a message the batch cannot take (a new contact, a second from one contact) keeps the order', async () => {
+  it('a second message from one contact ends the batch and the order is kept', async () => {
     const phones = await knownContacts(10, 3);
     const messages = [
       message(phones[0]!, 'a'),
@@ -133,8 +134,56 @@ describe('inbound batches', () => {
       return r.length === wids.length ? r : undefined;
     }, 10_000);
     expect(rows.map((r) => r.wid)).toEqual(wids);
-    expect(rows[0]!.tx).toBe(rows[1]!.tx);
-    expect(rows[2]!.tx).not.toBe(rows[1]!.tx);
+    // The new contact is in the batch; the second message of a contact starts the next one.
+    expect(new Set(rows.slice(0, 4).map((r) => r.tx)).size).toBe(1);
+    expect(rows[4]!.tx).not.toBe(rows[3]!.tx);
+  });
+
+  it('new contacts in a burst: each contact and pending ticket created in the batch, with their feed changes and events', async () => {
+    const phones = [phoneOf(200), phoneOf(201), phoneOf(202)];
+    const messages = phones.map((p, i) => message(p, `primeira ${i}`, undefined));
+    messages[1] = { ...messages[1]!, pushName: 'Maria Cliente' };
+    burst(messages);
+    const wids = messages.map((m) => m.id);
+    const rows = await until(async () => {
+      const r = await stored(wids);
+      return r.length === wids.length ? r : undefined;
+    }, 10_000);
+    expect(new Set(rows.map((r) => r.tx)).size).toBe(1);
+    const contacts = await q<{ id: number; name: string; number: string }>(
+      `SELECT id, name, number FROM contacts WHERE "companyId" = $1 AND number = ANY($2) ORDER BY number`,
+      [companyId, phones],
+    );
+    expect(contacts.map((c) => c.name)).toEqual([phones[0], 'Maria Cliente', phones[2]]);
+    const tickets = await q<{ status: string; unreadMessages: number; contactId: number }>(
+      `SELECT status, "unreadMessages", "contactId" FROM tickets WHERE id = ANY($1) ORDER BY id`,
+      [rows.map((r) => r.ticketId)],
+    );
+    expect(tickets.map((t) => [t.status, t.unreadMessages])).toEqual(
+      phones.map(() => ['pending', 1]),
+    );
+    // Per message, in the general path's order: contact create, ticket, message.
+    const feed = await until(async () => {
+      const f = await q<{ entity: string; action: string; entityId: number }>(
+        `SELECT entity, action, "entityId" FROM change_log
+          WHERE "companyId" = $1 AND ((entity = 'contact' AND "entityId" = ANY($2))
+             OR (entity = 'message' AND "entityId" = ANY($3))) ORDER BY seq`,
+        [companyId, contacts.map((c) => c.id), rows.map((r) => r.id)],
+      );
+      return f.length === 6 ? f : undefined;
+    });
+    expect(feed.map((f) => `${f.entity}:${f.action}`)).toEqual(
+      phones.flatMap(() => ['contact:create', 'message:create']),
+    );
+    const events = await q<{ type: string }>(
+      `SELECT type FROM domain_events WHERE "companyId" = $1
+          AND ((payload->>'contactId')::int = ANY($2) OR (payload->>'messageId')::int = ANY($3))
+        ORDER BY id`,
+      [companyId, contacts.map((c) => c.id), rows.map((r) => r.id)],
+    );
+    expect(events.map((e) => e.type)).toEqual(
+      phones.flatMap(() => ['contact.created', 'ticket.created', 'message.stored']),
+    );
   });
 
   it('a poisoned message in a burst goes to the dead letters alone; the others are stored in order', async () => {

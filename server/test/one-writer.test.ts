@@ -43,10 +43,8 @@ const ALLOWED: Record<Rule, Record<string, string>> = {
   'messages-insert': {
     'src/modules/messages/outgoing.ts': 'the outgoing writer (storeOutgoing)',
     'src/modules/messages/inbound.ts': 'the inbound writer, general path (commitInbound)',
-    'src/modules/messages/inbound-fast.ts':
-      'the inbound writer, fast path of the same storeInboundMessage (two round trips)',
     'src/modules/messages/inbound-batch.ts':
-      'the inbound writer, a burst of fast-path messages in one transaction (storeInboundBatch)',
+      'the inbound writer, a run of common messages in one transaction (storeInboundBatch, and storeFast as a run of one)',
   },
   'tickets-update': {
     'src/modules/tickets/ticket-writes.ts': 'the ticket writer',

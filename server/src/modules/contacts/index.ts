@@ -11,6 +11,7 @@ export const contactsModule = defineModule({
 
 // What other modules use (they import this module only through this file).
 export { upsertContact } from './identities.js';
+export { contactChange, loadContacts } from './contacts.service.js';
 export { assertTicketContactOnWhatsApp } from './on-whatsapp.js';
 export {
   IMPORT_MAX_BYTES,

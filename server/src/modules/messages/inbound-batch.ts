@@ -19,6 +19,7 @@ import {
   withPendingIds,
   pendingJson,
   type Change,
+  type DomainEventInput,
 } from '../changes/index.js';
 import {
   inboundCountersSql,
@@ -26,6 +27,7 @@ import {
   ticketChange,
   type TicketView,
 } from '../tickets/index.js';
+import { contactChange, loadContacts } from '../contacts/index.js';
 import { storedEvent } from './inbound-events.js';
 import { MESSAGE_VIEW_SQL, messageChange, type MessageView } from './messages.queries.js';
 
@@ -82,6 +84,33 @@ const writeSql = () => `
     DELETE FROM session_inbox WHERE id IN (
       SELECT x."inboxId" FROM x JOIN ins ON ins.wid = x.wid AND ins."fromMe" = x."fromMe"))
   ${MESSAGE_VIEW_SQL.replace('FROM messages m', 'FROM ins m')}`;
+
+/**
+ * The run's first step, in its transaction: a contact for each sender phone the company does not
+ * know (named as the general path names it), then a pending ticket for each of the run's contacts
+ * that has no open ticket on this connection (new or known), as `findOrCreateTicket` would. Rows
+ * another transaction inserts meanwhile are left to it (ON CONFLICT DO NOTHING); the write
+ * statement that follows sees both. Answers the ids created here.
+ */
+const NEW_CONTACTS_SQL = `
+  WITH x AS (SELECT * FROM unnest($3::text[], $4::text[]) AS x(phone, name)),
+  nc AS (
+    INSERT INTO contacts ("companyId", name, number, lid, "isGroup")
+    SELECT DISTINCT ON (x.phone) $1, coalesce(nullif(x.name, ''), x.phone), x.phone, NULL, false
+      FROM x
+     WHERE NOT EXISTS (SELECT 1 FROM contacts c WHERE c."companyId" = $1 AND c.number = x.phone)
+    ON CONFLICT DO NOTHING RETURNING id),
+  known AS (
+    SELECT c.id FROM contacts c
+     WHERE c."companyId" = $1 AND c.number = ANY($3::text[]) AND NOT c."isGroup"
+       AND NOT EXISTS (SELECT 1 FROM tickets t WHERE t."contactId" = c.id AND t."whatsappId" = $2
+                         AND t.status <> 'closed')),
+  nt AS (
+    INSERT INTO tickets ("companyId", "contactId", "whatsappId", status, "isGroup")
+    SELECT $1, n.id, $2, 'pending', false FROM (SELECT id FROM nc UNION SELECT id FROM known) n
+    ON CONFLICT ("contactId", "whatsappId") WHERE status <> 'closed' DO NOTHING RETURNING id)
+  SELECT (SELECT coalesce(array_agg(id), '{}') FROM nc) AS contacts,
+         (SELECT coalesce(array_agg(id), '{}') FROM nt) AS tickets`;
 
 export interface BatchItem {
   event: PortEvent;
@@ -173,6 +202,18 @@ export async function writeKnownRun(
       const part = run.slice(0, take);
       await client.query({ text: 'BEGIN' });
       open = true;
+      const created = (
+        await client.query({
+          name: 'inbound-batch-new',
+          text: NEW_CONTACTS_SQL,
+          values: [
+            companyId,
+            whatsappId,
+            part.map((p) => p.msg.contact.phone!),
+            part.map((p) => (p.msg.fromMe || !p.msg.pushName ? null : p.msg.pushName)),
+          ],
+        })
+      ).rows[0] as { contacts: number[]; tickets: number[] };
       const { rows } = await client.query({
         name: 'inbound-batch-write',
         text: writeSql(),
@@ -216,11 +257,30 @@ export async function writeKnownRun(
         views.map((m) => m.ticketId),
       );
       const ticketById = new Map<number, TicketView>(tickets.map((t) => [t.id, t]));
-      const changes: Change[] = views.flatMap((message) => {
+      const newContacts = new Map(
+        (await loadContacts(runner.manager, companyId, created.contacts)).map((c) => [c.id, c]),
+      );
+      const newTickets = new Set(created.tickets);
+      // Per message, in the general path's order: the contact, the ticket, the message.
+      const changes: Change[] = [];
+      const events: DomainEventInput[] = [];
+      for (const message of views) {
         const ticket = ticketById.get(message.ticketId)!;
-        return [ticketChange(ticket), messageChange(message, ticket, 'create')];
-      });
-      const events = views.map((m) => storedEvent(m, whatsappId, false));
+        const contact = newContacts.get(message.contactId);
+        if (contact) {
+          changes.push(contactChange(contact, 'create'));
+          events.push({ type: 'contact.created', payload: { contactId: contact.id } });
+        }
+        const ticketCreated = newTickets.has(ticket.id);
+        if (ticketCreated) {
+          events.push({
+            type: 'ticket.created',
+            payload: { ticketId: ticket.id, contactId: message.contactId, whatsappId },
+          });
+        }
+        changes.push(ticketChange(ticket), messageChange(message, ticket, 'create'));
+        events.push(storedEvent(message, whatsappId, ticketCreated));
+      }
       const inserted = await client.query({
         name: 'inbound-batch-changes',
         text: pendingWithEventsSql(),
