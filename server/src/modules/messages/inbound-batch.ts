@@ -156,7 +156,7 @@ export async function storeInboundBatch(
   }
   if (run.length < 2) return 0;
   try {
-    const written = await writeKnownRun(app, ref, run);
+    const written = await writeKnownRun(app, ref, run, { createContacts: true });
     // As one at a time: the session moves on once the agents' sockets have the messages.
     if (written.take > 0) await written.published;
     return written.take;
@@ -187,12 +187,16 @@ export type WrittenRun =
  * one message per contact) in one transaction: one write statement, one read of the tickets, one
  * write of the change-feed rows and domain events, all with parameters (named statements, planned
  * once per database connection). `take` ≤ 0 when the first message does not fit (−k: the first k
- * do not), and nothing is written then. The one-message fast path (inbound-fast.ts) is a run of one.
+ * do not), and nothing is written then. With `createContacts`, the run's new contacts and
+ * missing tickets are created first (`NEW_CONTACTS_SQL`, one more statement): bursts do, the
+ * one-message fast path (inbound-fast.ts, a run of one) does not, since most single messages come
+ * from known contacts and a new one takes the general path there.
  */
 export async function writeKnownRun(
   app: AppContext,
   { companyId, whatsappId }: ConnectionRef,
   run: readonly RunItem[],
+  { createContacts }: { createContacts: boolean },
 ): Promise<WrittenRun> {
   const runner = app.ds.createQueryRunner();
   const client = (await runner.connect()) as PgClient;
@@ -202,18 +206,20 @@ export async function writeKnownRun(
       const part = run.slice(0, take);
       await client.query({ text: 'BEGIN' });
       open = true;
-      const created = (
-        await client.query({
-          name: 'inbound-batch-new',
-          text: NEW_CONTACTS_SQL,
-          values: [
-            companyId,
-            whatsappId,
-            part.map((p) => p.msg.contact.phone!),
-            part.map((p) => (p.msg.fromMe || !p.msg.pushName ? null : p.msg.pushName)),
-          ],
-        })
-      ).rows[0] as { contacts: number[]; tickets: number[] };
+      const created = !createContacts
+        ? { contacts: [], tickets: [] }
+        : ((
+            await client.query({
+              name: 'inbound-batch-new',
+              text: NEW_CONTACTS_SQL,
+              values: [
+                companyId,
+                whatsappId,
+                part.map((p) => p.msg.contact.phone!),
+                part.map((p) => (p.msg.fromMe || !p.msg.pushName ? null : p.msg.pushName)),
+              ],
+            })
+          ).rows[0] as { contacts: number[]; tickets: number[] });
       const { rows } = await client.query({
         name: 'inbound-batch-write',
         text: writeSql(),

@@ -28,7 +28,9 @@ export async function storeFast(
   msg: PortMessage,
   entry?: InboxEntry,
 ): Promise<FastStored | undefined> {
-  const written = await writeKnownRun(app, connection, [{ msg, entry }]);
+  const written = await writeKnownRun(app, connection, [{ msg, entry }], {
+    createContacts: false,
+  });
   if (written.take !== 1 || !written.messages) return undefined;
   const message = written.messages[0]!;
   return { message, ticket: written.tickets.get(message.ticketId)!, published: written.published };
