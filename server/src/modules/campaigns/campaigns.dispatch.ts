@@ -702,6 +702,47 @@ export const onSessionEvent: SessionEventHandler = async (app, connection, event
  * stop); a stop word puts the number on the suppression list; a yes to a confirmation request
  * sends the campaign's message. Idempotent: conditional updates and keyed messages.
  */
+/**
+ * A run of stored messages: the customers' replies whose number a campaign sent to (one read for
+ * the run) go through `onMessageStored` in order; the rest, nearly all of them, need nothing.
+ */
+export async function onMessagesStored(
+  app: AppContext,
+  events: DomainEvent<'message.stored'>[],
+): Promise<void> {
+  const replies = events.filter((e) => !e.payload.fromMe && e.payload.origin === 'inbound');
+  if (!replies.length) return;
+  const rows = (await app.ds.query(
+    `SELECT m.id, m."companyId", ct.number FROM messages m
+       JOIN contacts ct ON ct.id = m."contactId"
+      WHERE m.id = ANY($1::int[]) AND NOT ct."isGroup"`,
+    [replies.map((e) => e.payload.messageId)],
+  )) as { id: number; companyId: number; number: string }[];
+  const numberOf = new Map(rows.map((r) => [r.id, canonicalNumber(r.number)]));
+  const wanted = new Set<string>();
+  const byCompany = new Map<number, Set<string>>();
+  for (const r of rows) {
+    const number = numberOf.get(r.id);
+    if (!number) continue;
+    let numbers = byCompany.get(r.companyId);
+    if (!numbers) byCompany.set(r.companyId, (numbers = new Set()));
+    numbers.add(number);
+  }
+  for (const [companyId, numbers] of byCompany) {
+    const sent = (await app.ds.query(
+      `SELECT DISTINCT number FROM campaign_shippings
+        WHERE "companyId" = $1 AND number = ANY($2::text[])
+          AND ("sentAt" IS NOT NULL OR "confirmationRequestedAt" IS NOT NULL)`,
+      [companyId, [...numbers]],
+    )) as { number: string }[];
+    for (const r of sent) wanted.add(`${companyId}:${r.number}`);
+  }
+  for (const event of replies) {
+    const number = numberOf.get(event.payload.messageId);
+    if (number && wanted.has(`${event.companyId}:${number}`)) await onMessageStored(app, event);
+  }
+}
+
 export async function onMessageStored(
   app: AppContext,
   event: DomainEvent<'message.stored'>,

@@ -3,6 +3,7 @@
 import { defineModule } from '../manifest.js';
 import {
   onMessageStored,
+  onMessagesStored,
   onOutboundResult,
   onSessionEvent,
   startCampaigns,
@@ -17,7 +18,14 @@ export const campaignsModule = defineModule({
     sessionEvent: [(app, connection, event) => onSessionEvent(app, connection, event)],
     outboundResult: [(app, job, result) => onOutboundResult(app, job, result)],
   },
-  consumers: [{ name: 'campaigns', on: { 'message.stored': onMessageStored }, startAt: 'head' }],
+  consumers: [
+    {
+      name: 'campaigns',
+      on: { 'message.stored': onMessageStored },
+      runs: { 'message.stored': onMessagesStored },
+      startAt: 'head',
+    },
+  ],
 });
 
 // What other modules use (they import this module only through this file). Every bulk path

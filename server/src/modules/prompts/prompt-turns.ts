@@ -116,6 +116,11 @@ export async function stopTurns(
 }
 
 /** The `prompts` consumer: an agent's reply (or accept greeting) ends the AI on the ticket. */
+/** A run of stored messages: only agents' and greetings' stop the bot (the rest need nothing). */
+export async function onMessagesStored(app: AppContext, events: DomainEvent<'message.stored'>[]) {
+  for (const event of events) await onMessageStored(app, event);
+}
+
 export async function onMessageStored(app: AppContext, event: DomainEvent<'message.stored'>) {
   const { origin, ticketId } = event.payload;
   if (origin !== 'agent' && origin !== 'greeting') return;
