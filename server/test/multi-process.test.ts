@@ -57,7 +57,7 @@ it(
     const workerPids = [w1.child.pid!, w2.child.pid!];
 
     mark('children ready');
-    const { admin } = await createCompanyWithAdmin(server);
+    const { admin, companyId } = await createCompanyWithAdmin(server);
     const agent = await addAgent(server, admin, { allTicket: 'enabled' });
     const sims = apiUrls.map((url) => new SimulatorClient(url, admin.token));
     const ids: number[] = [];
@@ -115,11 +115,26 @@ it(
         0,
       );
 
+    // The victim must still be storing when it is killed, however fast it stores: its customers
+    // are known contacts whose rows the test holds locked until the kill (phone k writes to
+    // connection k % 4, so each phone belongs to one connection).
+    const victim = workerPids[0]!;
+    const victimIds = ids.filter((_, i) => spread[i] === victim);
+    const victimPhones = Array.from({ length: 60 }, (_, k) => k)
+      .filter((k) => victimIds.includes(ids[k % CONNECTIONS]!))
+      .map((k) => `5511977${String(k).padStart(5, '0')}`);
+    await server.app.ds.query(
+      `INSERT INTO contacts ("companyId", name, number) SELECT $1, n, n FROM unnest($2::text[]) n`,
+      [companyId, victimPhones],
+    );
+    const hold = server.app.ds.createQueryRunner();
+    await hold.connect();
+    await hold.startTransaction();
+    await hold.query(`SELECT id FROM contacts WHERE number = ANY($1) FOR UPDATE`, [victimPhones]);
+
     const wids = await burst(FIRST, 'rajada');
     // The signal to kill: every message handed over and durable (WhatsApp never hands these over
     // again), the victim's inbox not empty yet (it is storing them).
-    const victim = workerPids[0]!;
-    const victimIds = ids.filter((_, i) => spread[i] === victim);
     const victimInbox = () =>
       count(`SELECT count(*) AS n FROM session_inbox WHERE "whatsappId" = ANY($1)`, [victimIds]);
     await until(async () => {
@@ -135,6 +150,8 @@ it(
     const killedAt = Date.now();
     await killGroup(w1.child);
     groups.delete(victim);
+    await hold.rollbackTransaction();
+    await hold.release();
     const storedAtKill = await stored();
     expect(storedAtKill).toBeLessThan(FIRST);
 
