@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { recordChanges, type Change } from '../src/modules/changes/change-log.js';
 import { publish } from '../src/modules/changes/publish.js';
-import { RELAY_POLL_MS, relaySettled } from '../src/modules/changes/relay.js';
+import { RELAY_POLL_MS, relayChannel, relaySettled } from '../src/modules/changes/relay.js';
 import { Sequencer } from '../src/modules/changes/sequencer.js';
 import { startTestServer, type TestServer } from './harness.js';
 import { addAgent, collect, socketOf, tenant, until, type Tenant } from './ticketing/fixtures.js';
@@ -114,6 +114,33 @@ it("a members' change read from the log reaches the members' rooms only", async 
   await until(() => namesOf(adminContacts).includes('after-chat') || undefined);
   await until(() => (memberChats.length ? true : undefined));
   expect(memberChats).toEqual([{ ...gone, seq: lost!.seq }]);
+  expect(adminChats).toEqual([]);
+  sMember.close();
+  sAdmin.close();
+});
+
+it("a members' change relayed by another process (Redis) keeps its members", async () => {
+  const member = await addAgent(server, a.admin);
+  const sMember = await socketOf(server, member.token);
+  const sAdmin = await socketOf(server, a.admin.token);
+  const memberChats = collect(sMember, `company-${a.companyId}-chat`);
+  const adminChats = collect(sAdmin, `company-${a.companyId}-chat`);
+  const adminContacts = collect(sAdmin, `company-${a.companyId}-contact`);
+  await relaySettled(server.app);
+  const gone = { action: 'delete' as const, chatId: 2_000_001, id: 2_000_001 };
+  const [numbered] = await numberedSilently([
+    { entity: 'chat', entityId: gone.id, action: 'delete', payload: gone, userIds: [member.id] },
+  ]);
+  // As another api process publishes its move: the message parsed from the channel.
+  await server.app.redis.publish(
+    relayChannel(server.app.prefix),
+    `another-process\n${JSON.stringify({ companyId: a.companyId, changes: [numbered] })}`,
+  );
+  await until(() => (memberChats.length ? true : undefined));
+  expect(memberChats).toEqual([{ ...gone, seq: numbered!.seq }]);
+  const [next] = await numberedUnpublished(['after-redis']);
+  publish(server.app, a.companyId, [next!]);
+  await until(() => namesOf(adminContacts).includes('after-redis') || undefined);
   expect(adminChats).toEqual([]);
   sMember.close();
   sAdmin.close();
