@@ -102,6 +102,8 @@ const INVALID: Record<InvokeChannel, unknown[]> = {
   [INVOKE.cacheSearchMessages]: [{ text: 'x'.repeat(201) }, { text: 3 }],
   [INVOKE.cacheSearchContacts]: [{}],
   [INVOKE.cacheQuickMessages]: [{ prefix: 7 }],
+  [INVOKE.cacheChats]: [{ limit: 0 }, { after: { id: 1 } }, { search: 'x' }],
+  [INVOKE.cacheChatMessages]: [{}, { chatId: 0 }, { chatId: 1, before: -5 }, { chatId: '1' }],
   [INVOKE.outboxCompose]: [
     { ticketId: 1, body: '   ' },
     { ticketId: 1.5, body: 'x' },

@@ -16,12 +16,20 @@ const tables = (db: Database.Database) =>
   ).map((r) => r.name);
 
 describe('cache migrations', () => {
-  it('has five versions and brings an empty file to the latest', () => {
-    expect(LATEST_VERSION).toBe(5);
+  it('has six versions and brings an empty file to the latest', () => {
+    expect(LATEST_VERSION).toBe(6);
     const db = openCache();
-    expect(schemaVersion(db)).toBe(5);
+    expect(schemaVersion(db)).toBe(6);
     expect(tables(db)).toEqual(
-      expect.arrayContaining(['tickets', 'messages', 'messages_fts', 'contacts_fts', 'media']),
+      expect.arrayContaining([
+        'tickets',
+        'messages',
+        'messages_fts',
+        'contacts_fts',
+        'media',
+        'chats',
+        'chat_messages',
+      ]),
     );
   });
 

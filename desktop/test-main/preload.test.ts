@@ -157,6 +157,12 @@ describe('preload bridge', () => {
     expect(await desktop.tickets()).toEqual([expect.objectContaining({ id: 1 })]);
     expect(await desktop.searchMessages({ text: 'rede' })).toHaveLength(1);
     expect(await desktop.quickMessages()).toEqual([]);
+    expect(await desktop.chats()).toEqual([]);
+    expect(await desktop.chatMessages({ chatId: 1 })).toEqual([]);
+    // The chats page reads the same cache through the platform when the server is unreachable.
+    const { offlineChats } = bridge.exposed.atendePlatform;
+    expect(await offlineChats.chats({ limit: 5 })).toEqual([]);
+    await expect(offlineChats.messages({ chatId: 'x' })).rejects.toThrow('ERR_VALIDATION');
     expect(await desktop.info()).toEqual({ version: '1.2.3', platform: 'linux' });
     await expect(desktop.confirmHeld('not-a-uuid')).rejects.toThrow('ERR_VALIDATION');
     await expect(desktop.compose({ ticketId: 1, body: '  ' })).rejects.toThrow('ERR_VALIDATION');

@@ -47,6 +47,12 @@ describe('the sync transport', () => {
       if (req.path === '/contacts') return { status: 200, data: { contacts: [], hasMore: false } };
       if (req.path === '/tags/list') return { status: 200, data: [{ id: 4 }] };
       if (req.path === '/messages/1') return { status: 200, data: { messages: [{ id: 9 }] } };
+      if (req.path === '/chats') {
+        return { status: 200, data: { records: [{ id: 2 }], count: 1, hasMore: false } };
+      }
+      if (req.path === '/chats/2/messages') {
+        return { status: 200, data: { records: [{ id: 5, chatId: 2 }], hasMore: false } };
+      }
       return { status: 404, data: { error: 'ERR_NOT_FOUND' } };
     });
     const snapshot = await fetchSnapshot(api, 77);
@@ -56,8 +62,22 @@ describe('the sync transport', () => {
       contacts: [],
       tags: [{ id: 4 }],
       messages: [{ id: 9 }],
+      chats: [{ id: 2 }],
+      chatMessages: [{ id: 5, chatId: 2 }],
     });
     expect(requests.some((r) => r.path === '/sync/changes')).toBe(false);
+  });
+
+  it('a plan without internal chat (403) resyncs without chats', async () => {
+    const { api } = fakeApi((req) => {
+      if (req.path === '/tickets') return { status: 200, data: { tickets: [], hasMore: false } };
+      if (req.path === '/contacts') return { status: 200, data: { contacts: [], hasMore: false } };
+      if (req.path === '/tags/list') return { status: 200, data: [] };
+      if (req.path === '/chats')
+        return { status: 403, data: { error: 'ERR_PLAN_FEATURE_DISABLED' } };
+      return { status: 404, data: { error: 'ERR_NOT_FOUND' } };
+    });
+    expect(await fetchSnapshot(api, 3)).toMatchObject({ chats: [], chatMessages: [] });
   });
 });
 

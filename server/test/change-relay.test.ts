@@ -5,10 +5,10 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { recordChanges, type Change } from '../src/modules/changes/change-log.js';
 import { publish } from '../src/modules/changes/publish.js';
-import { RELAY_POLL_MS, relaySettled } from '../src/modules/changes/relay.js';
+import { RELAY_POLL_MS, relayChannel, relaySettled } from '../src/modules/changes/relay.js';
 import { Sequencer } from '../src/modules/changes/sequencer.js';
 import { startTestServer, type TestServer } from './harness.js';
-import { collect, socketOf, tenant, until, type Tenant } from './ticketing/fixtures.js';
+import { addAgent, collect, socketOf, tenant, until, type Tenant } from './ticketing/fixtures.js';
 
 let server: TestServer;
 let a: Tenant;
@@ -27,21 +27,26 @@ async function numberedUnpublished(names: string[]): Promise<(Change & { seq: nu
     `INSERT INTO contacts (name, number, "companyId") VALUES ('Relay', $1, $2) RETURNING id`,
     [`55119${Date.now() % 100_000_000}`, a.companyId],
   )) as { id: number }[];
-  // The contact schema is loose: a name travels with the id (the test reads it back).
-  const changes = names.map(
-    (name) =>
-      ({
-        entity: 'contact',
-        entityId: contact!.id,
-        action: 'update',
-        payload: { action: 'update', contact: { id: contact!.id, name } },
-      }) as Change,
-  );
+  const changes = names.map((name): Change => {
+    // The payload's contact is a loose entity: its id is typed, the rest travels as given.
+    const row = { id: contact!.id, name };
+    return {
+      entity: 'contact',
+      entityId: contact!.id,
+      action: 'update',
+      payload: { action: 'update', contact: row },
+    };
+  });
+  return numberedSilently(changes);
+}
+
+/** Changes of company A, committed and numbered by a sequencer that publishes nothing. */
+async function numberedSilently(changes: Change[]): Promise<(Change & { seq: number })[]> {
   const pending = await server.app.ds.transaction((tx) => recordChanges(tx, a.companyId, changes));
   const numbered: (Change & { seq: number })[] = [];
   const silent = new Sequencer(server.app, (_companyId, moved) => void numbered.push(...moved));
   await silent.sequence(a.companyId, pending);
-  expect(numbered).toHaveLength(names.length);
+  expect(numbered).toHaveLength(changes.length);
   return numbered;
 }
 
@@ -87,4 +92,56 @@ it('a batch beyond a hole brings the missing numbers first, in order', async () 
   expect(namesOf(seen)).toEqual(['hole-1', 'hole-2', 'after-hole']);
   expect(seen.map((e) => e.seq)).toEqual(numbered.map((c) => c.seq));
   sA.close();
+});
+
+it("a members' change read from the log reaches the members' rooms only", async () => {
+  const member = await addAgent(server, a.admin);
+  const sMember = await socketOf(server, member.token);
+  const sAdmin = await socketOf(server, a.admin.token);
+  const memberChats = collect(sMember, `company-${a.companyId}-chat`);
+  const adminChats = collect(sAdmin, `company-${a.companyId}-chat`);
+  const adminContacts = collect(sAdmin, `company-${a.companyId}-contact`);
+  await relaySettled(server.app);
+  // An internal chat's change (no such chat needs to exist for the relay), its publisher dead.
+  const gone = { action: 'delete' as const, chatId: 2_000_000, id: 2_000_000 };
+  const [lost] = await numberedSilently([
+    { entity: 'chat', entityId: gone.id, action: 'delete', payload: gone, userIds: [member.id] },
+  ]);
+  const [next] = await numberedUnpublished(['after-chat']);
+  publish(server.app, a.companyId, [next!]);
+  // The relay emits in number order: once the admin has the later contact event, a chat event
+  // meant for the admin would have arrived before it.
+  await until(() => namesOf(adminContacts).includes('after-chat') || undefined);
+  await until(() => (memberChats.length ? true : undefined));
+  expect(memberChats).toEqual([{ ...gone, seq: lost!.seq }]);
+  expect(adminChats).toEqual([]);
+  sMember.close();
+  sAdmin.close();
+});
+
+it("a members' change relayed by another process (Redis) keeps its members", async () => {
+  const member = await addAgent(server, a.admin);
+  const sMember = await socketOf(server, member.token);
+  const sAdmin = await socketOf(server, a.admin.token);
+  const memberChats = collect(sMember, `company-${a.companyId}-chat`);
+  const adminChats = collect(sAdmin, `company-${a.companyId}-chat`);
+  const adminContacts = collect(sAdmin, `company-${a.companyId}-contact`);
+  await relaySettled(server.app);
+  const gone = { action: 'delete' as const, chatId: 2_000_001, id: 2_000_001 };
+  const [numbered] = await numberedSilently([
+    { entity: 'chat', entityId: gone.id, action: 'delete', payload: gone, userIds: [member.id] },
+  ]);
+  // As another api process publishes its move: the message parsed from the channel.
+  await server.app.redis.publish(
+    relayChannel(server.app.prefix),
+    `another-process\n${JSON.stringify({ companyId: a.companyId, changes: [numbered] })}`,
+  );
+  await until(() => (memberChats.length ? true : undefined));
+  expect(memberChats).toEqual([{ ...gone, seq: numbered!.seq }]);
+  const [next] = await numberedUnpublished(['after-redis']);
+  publish(server.app, a.companyId, [next!]);
+  await until(() => namesOf(adminContacts).includes('after-redis') || undefined);
+  expect(adminChats).toEqual([]);
+  sMember.close();
+  sAdmin.close();
 });

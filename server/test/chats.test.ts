@@ -234,6 +234,47 @@ describe('internal chat (issue 17 item 2)', () => {
     }
   });
 
+  it('the change feed hands chat changes to the members only', async () => {
+    // Owned by an agent: the company's admin is not a member and must read nothing of it.
+    const made = await call(x, 'POST', '/chats', { title: 'Feed', users: [y.id] });
+    expect(made.status).toBe(201);
+    const feedChat: number = made.body.id;
+    expect(
+      (await call(y, 'POST', `/chats/${feedChat}/messages`, { message: 'no feed' })).status,
+    ).toBe(201);
+    expect((await call(x, 'POST', `/chats/${feedChat}/read`)).status).toBe(200);
+
+    /** Every chat change the user reads from the feed, paging from the start. */
+    async function chatChangesOf(who: Session) {
+      const rows: { entity: string; entityId: number; action: string; payload: unknown }[] = [];
+      for (let after = 0; ;) {
+        const res = await call(who, 'GET', `/sync/changes?after=${after}&limit=1000`);
+        expect(res.status).toBe(200);
+        rows.push(...res.body.changes.filter((c: { entity: string }) => c.entity === 'chat'));
+        if (!res.body.hasMore) return rows;
+        after = res.body.last;
+      }
+    }
+
+    for (const member of [x, y]) {
+      const mine = (await chatChangesOf(member)).filter((c) => c.entityId === feedChat);
+      expect(mine.map((c) => c.action)).toEqual(['create', 'new-message', 'update']);
+      expect(mine[1]!.payload).toMatchObject({
+        action: 'new-message',
+        newMessage: { chatId: feedChat, message: 'no feed', senderId: y.id },
+        chat: { id: feedChat, title: 'Feed' },
+      });
+    }
+    // The company's admin and an agent of the company who are not members, and another company.
+    for (const stranger of [a.admin, outsider]) {
+      const theirs = await chatChangesOf(stranger);
+      expect(theirs.filter((c) => c.entityId === feedChat)).toEqual([]);
+    }
+    // The outsider does read the chats it is a member of (the filter is by member, not by entity).
+    expect((await chatChangesOf(outsider)).length).toBeGreaterThan(0);
+    expect(await chatChangesOf(b.admin)).toEqual([]);
+  });
+
   it('a plan without useInternalChat refuses every chat call and writes nothing', async () => {
     const root = await server.login(ADMIN.email, ADMIN.password);
     const [{ planId }] = (await server.app.ds.query(

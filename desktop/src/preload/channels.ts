@@ -15,6 +15,8 @@ export const INVOKE = {
   cacheSearchMessages: 'cache:searchMessages',
   cacheSearchContacts: 'cache:searchContacts',
   cacheQuickMessages: 'cache:quickMessages',
+  cacheChats: 'cache:chats',
+  cacheChatMessages: 'cache:chatMessages',
   outboxCompose: 'outbox:compose',
   outboxList: 'outbox:list',
   outboxConfirm: 'outbox:confirm',

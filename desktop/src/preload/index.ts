@@ -102,6 +102,11 @@ const platform = {
   },
   connectRealtime,
   resolveUrl,
+  // Internal chats as the cache holds them, for the chats page when the server is unreachable.
+  offlineChats: {
+    chats: (arg?: unknown) => invoke(INVOKE.cacheChats, arg ?? {}),
+    messages: (arg: unknown) => invoke(INVOKE.cacheChatMessages, arg),
+  },
   notify(n: { title: string; body: string; icon?: string; tag?: string; onClick?: () => void }) {
     const tag = n.tag ?? `n-${Date.now()}`;
     if (n.onClick) clickHandlers.set(tag, n.onClick);
@@ -116,6 +121,8 @@ const desktop = {
   searchMessages: (arg: unknown) => invoke(INVOKE.cacheSearchMessages, arg),
   searchContacts: (arg: unknown) => invoke(INVOKE.cacheSearchContacts, arg),
   quickMessages: (arg: unknown) => invoke(INVOKE.cacheQuickMessages, arg ?? {}),
+  chats: (arg: unknown) => invoke(INVOKE.cacheChats, arg ?? {}),
+  chatMessages: (arg: unknown) => invoke(INVOKE.cacheChatMessages, arg),
   compose: (arg: unknown) => invoke(INVOKE.outboxCompose, arg),
   outbox: () => invoke(INVOKE.outboxList),
   confirmHeld: (clientId: string) => invoke(INVOKE.outboxConfirm, { clientId }),

@@ -106,6 +106,7 @@ describe('the entity ↔ event map', () => {
     ['contact', 'contact'],
     ['tag', 'tag'],
     ['note', null],
+    ['chat', 'chat'],
   ] as const)('feed entity %s is published as %s', (entity, event) => {
     expect(EVENT_OF_ENTITY[entity]).toBe(event);
     if (event) expect(ENTITY_OF_EVENT[event]).toBe(entity);
@@ -113,7 +114,13 @@ describe('the entity ↔ event map', () => {
 
   it('has a payload schema for every feed entity', () => {
     for (const entity of CHANGE_ENTITIES) expect(CHANGE_PAYLOADS[entity]).toBeDefined();
-    expect(Object.keys(ENTITY_OF_EVENT).sort()).toEqual(['appMessage', 'contact', 'tag', 'ticket']);
+    expect(Object.keys(ENTITY_OF_EVENT).sort()).toEqual([
+      'appMessage',
+      'chat',
+      'contact',
+      'tag',
+      'ticket',
+    ]);
   });
 });
 

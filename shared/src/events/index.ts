@@ -138,16 +138,18 @@ export const promptEvent = z.discriminatedUnion('action', [
 
 /**
  * Internal chat (core §7 `-chat` new-message/update; secondary §4 live lists create/delete).
- * Sent only to the rooms of the chat's members (`user-{id}`), never company-wide.
+ * Sent only to the rooms of the chat's members (`user-{id}`), never company-wide. A change-feed
+ * entity (`chat`): its feed rows are read only by the members (`userIds` of the row).
  */
 export const chatEvent = z.discriminatedUnion('action', [
   z.object({
     action: z.literal('new-message'),
     newMessage: loose({ id, chatId: id }),
     chat: entity,
+    seq,
   }),
-  z.object({ action: z.enum(['create', 'update']), chat: entity }),
-  z.object({ action: z.literal('delete'), chatId: id, id }),
+  z.object({ action: z.enum(['create', 'update']), chat: entity, seq }),
+  z.object({ action: z.literal('delete'), chatId: id, id, seq }),
 ]);
 
 /**
@@ -259,7 +261,7 @@ export function companyEventName(companyId: number, event: string): CompanyEvent
 // ---- the change feed ------------------------------------------------------------------------
 
 /** The entities the change feed numbers. */
-export const CHANGE_ENTITIES = ['ticket', 'message', 'contact', 'tag', 'note'] as const;
+export const CHANGE_ENTITIES = ['ticket', 'message', 'contact', 'tag', 'note', 'chat'] as const;
 export type ChangeEntity = (typeof CHANGE_ENTITIES)[number];
 
 /**
@@ -272,6 +274,7 @@ export const EVENT_OF_ENTITY = {
   contact: 'contact',
   tag: 'tag',
   note: null,
+  chat: 'chat',
 } as const satisfies Record<ChangeEntity, CompanyEventName | null>;
 export type EventOfEntity = typeof EVENT_OF_ENTITY;
 
@@ -287,6 +290,7 @@ export const CHANGE_PAYLOADS = {
   contact: contactEvent,
   tag: tagEvent,
   note: noteChange,
+  chat: chatEvent,
 } as const satisfies Record<ChangeEntity, z.ZodType>;
 export type ChangePayload<E extends ChangeEntity> = z.infer<(typeof CHANGE_PAYLOADS)[E]>;
 

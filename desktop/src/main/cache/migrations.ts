@@ -91,6 +91,17 @@ export const MIGRATIONS: readonly ((db: Database) => void)[] = [
         INSERT INTO messages_fts (rowid, body) VALUES (new.key, new.body);
       END;
     `),
+  // 6: internal chats the user is a member of and their messages (read offline, never written).
+  (db) =>
+    db.exec(`
+      CREATE TABLE chats (
+        id INTEGER PRIMARY KEY, uuid TEXT NOT NULL DEFAULT '', updatedAt TEXT NOT NULL DEFAULT '',
+        data TEXT NOT NULL);
+      CREATE INDEX chats_updated ON chats (updatedAt DESC, id DESC);
+      CREATE TABLE chat_messages (
+        id INTEGER PRIMARY KEY, chatId INTEGER NOT NULL, data TEXT NOT NULL);
+      CREATE INDEX chat_messages_chat ON chat_messages (chatId, id DESC);
+    `),
 ];
 
 export const LATEST_VERSION = MIGRATIONS.length;

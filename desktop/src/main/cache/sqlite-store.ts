@@ -19,6 +19,7 @@ import {
   upsertTag,
   upsertTicket,
 } from './entities.js';
+import { deleteChat, deleteChatMessage, upsertChat, upsertChatMessage } from './chats.js';
 import { deleteMessage, deleteOptimistic, insertOptimistic, upsertMessage } from './messages.js';
 import {
   deleteOutboxEntry,
@@ -33,6 +34,8 @@ const TABLES: Record<Op['entity'], string> = {
   message: 'messages',
   contact: 'contacts',
   tag: 'tags',
+  chat: 'chats',
+  chatMessage: 'chat_messages',
 };
 
 /** Merges fields into the cached entity, if the cache holds it. */
@@ -52,12 +55,16 @@ export function applyOp(db: Database, op: Op): void {
     if (op.entity === 'ticket') upsertTicket(db, op.data);
     else if (op.entity === 'message') upsertMessage(db, op.data);
     else if (op.entity === 'contact') upsertContact(db, op.data);
+    else if (op.entity === 'chat') upsertChat(db, op.data);
+    else if (op.entity === 'chatMessage') upsertChatMessage(db, op.data);
     else upsertTag(db, op.data);
     return;
   }
   if (op.entity === 'ticket') deleteTicket(db, op.id);
   else if (op.entity === 'message') deleteMessage(db, op.id);
   else if (op.entity === 'contact') deleteContact(db, op.id);
+  else if (op.entity === 'chat') deleteChat(db, op.id);
+  else if (op.entity === 'chatMessage') deleteChatMessage(db, op.id);
   else deleteTag(db, op.id);
 }
 
@@ -82,6 +89,8 @@ export class SqliteStore implements SyncStore, OutboxStore {
       db.prepare(`DELETE FROM tickets`).run();
       db.prepare(`DELETE FROM contacts`).run();
       db.prepare(`DELETE FROM tags`).run();
+      db.prepare(`DELETE FROM chat_messages`).run();
+      db.prepare(`DELETE FROM chats`).run();
       // Unsent replies survive a resync; every other message comes back from the snapshot.
       db.prepare(
         `DELETE FROM messages WHERE id IS NOT NULL
@@ -91,6 +100,8 @@ export class SqliteStore implements SyncStore, OutboxStore {
       for (const c of snapshot.contacts) upsertContact(db, c);
       for (const t of snapshot.tags) upsertTag(db, t);
       for (const m of snapshot.messages) upsertMessage(db, m);
+      for (const c of snapshot.chats ?? []) upsertChat(db, c);
+      for (const m of snapshot.chatMessages ?? []) upsertChatMessage(db, m);
       setCursor(db, snapshot.cursor);
     })();
   }

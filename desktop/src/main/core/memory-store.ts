@@ -26,6 +26,8 @@ export class MemoryStore implements SyncStore, OutboxStore {
   readonly contacts = new Map<number, EntityData>();
   readonly tags = new Map<number, EntityData>();
   readonly messages = new Map<number, EntityData>();
+  readonly chats = new Map<number, EntityData>();
+  readonly chatMessages = new Map<number, EntityData>();
   readonly optimistic = new Map<string, OptimisticMessage>();
   readonly outbox = new Map<string, OutboxEntry>();
 
@@ -39,8 +41,18 @@ export class MemoryStore implements SyncStore, OutboxStore {
   }
 
   replaceAll(snapshot: Snapshot): void {
-    for (const map of [this.tickets, this.contacts, this.tags, this.messages]) map.clear();
+    for (const map of [
+      this.tickets,
+      this.contacts,
+      this.tags,
+      this.messages,
+      this.chats,
+      this.chatMessages,
+    ])
+      map.clear();
     for (const t of snapshot.tickets) this.tickets.set(t.id, t);
+    for (const c of snapshot.chats ?? []) this.chats.set(c.id, c);
+    for (const m of snapshot.chatMessages ?? []) this.chatMessages.set(m.id, m);
     for (const c of snapshot.contacts) this.contacts.set(c.id, c);
     for (const t of snapshot.tags) this.tags.set(t.id, t);
     for (const m of snapshot.messages) this.upsertMessage(m);
@@ -105,9 +117,12 @@ export class MemoryStore implements SyncStore, OutboxStore {
       return;
     }
     map.delete(op.id);
-    // A ticket leaving the viewer's sight takes its messages with it.
+    // A ticket leaving the viewer's sight takes its messages with it; a chat too.
     if (op.entity === 'ticket') {
       for (const [id, m] of this.messages) if (m.ticketId === op.id) this.messages.delete(id);
+    }
+    if (op.entity === 'chat') {
+      for (const [id, m] of this.chatMessages) if (m.chatId === op.id) this.chatMessages.delete(id);
     }
   }
 
@@ -119,6 +134,8 @@ export class MemoryStore implements SyncStore, OutboxStore {
   private mapOf(entity: Exclude<Entity, 'message'>): Map<number, EntityData> {
     if (entity === 'ticket') return this.tickets;
     if (entity === 'contact') return this.contacts;
+    if (entity === 'chat') return this.chats;
+    if (entity === 'chatMessage') return this.chatMessages;
     return this.tags;
   }
 }

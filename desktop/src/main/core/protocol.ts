@@ -38,6 +38,7 @@ export function opsOf(entity: string, action: string, id: number, payload: unkno
   const patch = PATCHES[action];
   if (patch) return [{ entity: kind, op: 'patch', id, fields: patch }];
   const record = (payload ?? {}) as Record<string, unknown>;
+  if (kind === 'chat') return chatOps(action, record);
   const data = asEntityData(record[kind]) ?? asEntityData(payload);
   if (!data) return [];
   const ops: Op[] = [];
@@ -49,13 +50,26 @@ export function opsOf(entity: string, action: string, id: number, payload: unkno
   return ops;
 }
 
+/** An internal chat's change: the chat as it is now, and on `new-message` the message. */
+function chatOps(action: string, record: Record<string, unknown>): Op[] {
+  const ops: Op[] = [];
+  const chat = asEntityData(record.chat);
+  if (chat) ops.push({ entity: 'chat', op: 'upsert', data: chat });
+  const message = action === 'new-message' ? asEntityData(record.newMessage) : null;
+  if (message) ops.push({ entity: 'chatMessage', op: 'upsert', data: message });
+  return ops;
+}
+
 /** The cache operations of one feed row. */
 export const opsOfEntry = (entry: FeedEntry): Op[] =>
   opsOf(entry.entity, entry.action, entry.entityId, entry.payload);
 
 const socketPayload = z.looseObject({ seq, action: z.string().optional() });
 
-/** The id a delete or patch event names: `ticketId`, `contactId`, `tagId`, `messageId` or `id`. */
+/**
+ * The id a delete or patch event names: `ticketId`, `contactId`, `tagId`, `messageId`, `chatId`
+ * or `id`.
+ */
 function deletedId(entity: Entity, record: Record<string, unknown>): number | null {
   for (const key of [`${entity}Id`, 'id']) {
     const value = record[key];

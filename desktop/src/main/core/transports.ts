@@ -109,7 +109,53 @@ export async function fetchSnapshot(session: ApiCaller, head: number): Promise<S
     for (const thread of threads) messages.push(...thread.messages);
   }
   const unique = new Map([...active, ...closed].map((t) => [t.id, t]));
-  return { cursor, tickets: [...unique.values()], contacts, tags, messages };
+  return {
+    cursor,
+    tickets: [...unique.values()],
+    contacts,
+    tags,
+    messages,
+    ...(await chatsOf(session)),
+  };
+}
+
+/**
+ * The internal chats the user is a member of and the newest page of each (the chats page reads
+ * them offline). A plan without internal chat answers 403: no chats.
+ */
+async function chatsOf(
+  session: ApiCaller,
+): Promise<{ chats: EntityData[]; chatMessages: EntityData[] }> {
+  const first = await session.call<{ records: EntityData[]; hasMore: boolean }>({
+    method: 'GET',
+    path: '/chats',
+    query: { pageNumber: 1 },
+  });
+  if (first.status === 403) return { chats: [], chatMessages: [] };
+  const chats = await pages(async (pageNumber) => {
+    const data =
+      pageNumber === 1 && first.status === 200
+        ? first.data
+        : await ok<{ records: EntityData[]; hasMore: boolean }>(session, {
+            method: 'GET',
+            path: '/chats',
+            query: { pageNumber },
+          });
+    return { items: data.records, hasMore: data.hasMore };
+  }, RESYNC_MAX_PAGES);
+  const chatMessages: EntityData[] = [];
+  for (let i = 0; i < chats.length; i += RESYNC_PARALLEL) {
+    const threads = await Promise.all(
+      chats.slice(i, i + RESYNC_PARALLEL).map((chat) =>
+        ok<{ records: EntityData[] }>(session, {
+          method: 'GET',
+          path: `/chats/${chat.id}/messages`,
+        }),
+      ),
+    );
+    for (const thread of threads) chatMessages.push(...thread.records);
+  }
+  return { chats, chatMessages };
 }
 
 export function httpSyncTransport(session: ApiCaller): SyncTransport {

@@ -2,8 +2,10 @@
 
 export type Awaitable<T> = T | Promise<T>;
 
-export type Entity = 'ticket' | 'message' | 'contact' | 'tag';
-export const ENTITIES: readonly Entity[] = ['ticket', 'message', 'contact', 'tag'];
+/** What the cache keeps: the feed's entities, and an internal chat's messages (`chatMessage`). */
+export type Entity = 'ticket' | 'message' | 'contact' | 'tag' | 'chat' | 'chatMessage';
+/** The change-feed entities the cache keeps (notes are not kept; chat messages come with `chat`). */
+export const ENTITIES: readonly Entity[] = ['ticket', 'message', 'contact', 'tag', 'chat'];
 
 /** An entity as the server describes it: at least its id; the rest is kept as given. */
 export type EntityData = { id: number } & Record<string, unknown>;
@@ -27,6 +29,9 @@ export interface Snapshot {
   contacts: EntityData[];
   tags: EntityData[];
   messages: EntityData[];
+  /** The internal chats the user is a member of, and their newest messages (absent: none). */
+  chats?: EntityData[];
+  chatMessages?: EntityData[];
 }
 
 export interface Clock {
@@ -64,7 +69,7 @@ export interface SyncStore {
   getCursor(): Awaitable<number>;
   /** Applies the ops and saves `cursor` in the same transaction. */
   applyChanges(ops: Op[], cursor: number): Awaitable<void>;
-  /** Replaces tickets, contacts, tags and messages (keeping unsent replies) and the cursor. */
+  /** Replaces tickets, contacts, tags, messages (keeping unsent replies), chats and the cursor. */
   replaceAll(snapshot: Snapshot): Awaitable<void>;
 }
 

@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { INVOKE } from '../../preload/channels.js';
+import { chatMessagesPage, listChats } from '../cache/chats.js';
 import { listTickets, findQuickMessages } from '../cache/entities.js';
 import { messagesPage } from '../cache/messages.js';
 import { searchContacts, searchMessages } from '../cache/search.js';
@@ -54,6 +55,9 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     [INVOKE.cacheSearchMessages]: ({ text, ...options }) => searchMessages(deps.db, text, options),
     [INVOKE.cacheSearchContacts]: ({ text, limit }) => searchContacts(deps.db, text, limit),
     [INVOKE.cacheQuickMessages]: ({ prefix }) => findQuickMessages(deps.db, prefix),
+    [INVOKE.cacheChats]: (options) => listChats(deps.db, options),
+    [INVOKE.cacheChatMessages]: ({ chatId, ...options }) =>
+      chatMessagesPage(deps.db, chatId, options),
     [INVOKE.outboxCompose]: (input) => deps.outbox.compose(input),
     [INVOKE.outboxList]: () => deps.outboxStore.listOutgoing(),
     [INVOKE.outboxConfirm]: ({ clientId }) => deps.outbox.confirm(clientId),

@@ -71,6 +71,15 @@ export const searchArg = z.strictObject({
   limit: z.number().int().min(1).max(200).optional(),
   ticketId: id.optional(),
 });
+export const cacheChatsArg = z.strictObject({
+  limit: z.number().int().min(1).max(200).optional(),
+  after: z.strictObject({ updatedAt: isoish, id }).optional(),
+});
+export const cacheChatMessagesArg = z.strictObject({
+  chatId: id,
+  limit: z.number().int().min(1).max(200).optional(),
+  before: id.optional(),
+});
 export const quickMessagesArg = z.strictObject({ prefix: z.string().max(100).optional() });
 
 export const composeArg = z.strictObject({
@@ -102,6 +111,8 @@ export const SCHEMAS = {
   [INVOKE.cacheSearchMessages]: searchArg,
   [INVOKE.cacheSearchContacts]: searchArg,
   [INVOKE.cacheQuickMessages]: quickMessagesArg,
+  [INVOKE.cacheChats]: cacheChatsArg,
+  [INVOKE.cacheChatMessages]: cacheChatMessagesArg,
   [INVOKE.outboxCompose]: composeArg,
   [INVOKE.outboxList]: none,
   [INVOKE.outboxConfirm]: clientIdArg,

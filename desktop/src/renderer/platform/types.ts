@@ -56,6 +56,16 @@ export interface PlatformNotification {
   onClick?: () => void;
 }
 
+/**
+ * Internal chats as the desktop app's cache holds them (the change feed keeps it filled): the
+ * chats page reads them when the server cannot be reached. Chats most recently active first; a
+ * chat's messages newest first, `before` a message id.
+ */
+export interface OfflineChats {
+  chats(options?: { limit?: number }): Promise<unknown[]>;
+  messages(options: { chatId: number; limit?: number; before?: number }): Promise<unknown[]>;
+}
+
 export interface Platform {
   readonly kind: 'web' | 'desktop';
   request<T = unknown>(request: HttpRequest): Promise<HttpResponse<T>>;
@@ -64,4 +74,6 @@ export interface Platform {
   resolveUrl(path: string): string;
   /** Shows a system notification; false when the platform cannot. */
   notify(notification: PlatformNotification): boolean;
+  /** Desktop only: the cached internal chats, read-only. */
+  readonly offlineChats?: OfflineChats;
 }

@@ -23,6 +23,7 @@ import { Announcements1732242610000 } from './1732242610000-Announcements.js';
 import { QueueIntegrations1732242700000 } from './1732242700000-QueueIntegrations.js';
 import { PromptsAndExternalApi1732242800000 } from './1732242800000-PromptsAndExternalApi.js';
 import { RoutingConfigVersions1732243140000 } from './1732243140000-RoutingConfigVersions.js';
+import { ChangeMembers1732243300000 } from './1732243300000-ChangeMembers.js';
 
 /** Every migration, in order. Add new ones at the end. */
 export const migrations = [
@@ -51,4 +52,5 @@ export const migrations = [
   QueueIntegrations1732242700000,
   PromptsAndExternalApi1732242800000,
   RoutingConfigVersions1732243140000,
+  ChangeMembers1732243300000,
 ];

@@ -15,6 +15,11 @@ export interface ChangeOf<E extends ChangeEntity> {
    * may see a ticket of that queue read them. `null` means a ticket without a queue.
    */
   ticketQueueId?: number | null;
+  /**
+   * Set for changes only some users may see (an internal chat's: its members): the feed hands
+   * them to these users only and their socket event goes to these users' rooms.
+   */
+  userIds?: number[];
 }
 
 /** One change of the feed; its payload is typed by its entity's event schema. */
@@ -57,10 +62,11 @@ export async function recordChanges(
 export const pendingInsertSql = (company: string, json: string, before = '') =>
   `WITH ${before}tx AS (SELECT nextval('change_pending_id_seq') AS o)
    INSERT INTO change_pending ("companyId", "txOrder", entity, "entityId", action, "ticketBound",
-          "queueId", payload)
-   SELECT ${company}, tx.o, x.entity, x."entityId", x.action, x."ticketBound", x."queueId", x.payload
+          "queueId", "userIds", payload)
+   SELECT ${company}, tx.o, x.entity, x."entityId", x.action, x."ticketBound", x."queueId",
+          x."userIds", x.payload
      FROM tx, jsonb_to_recordset(${json}::jsonb) AS x(n int, entity text, "entityId" int,
-       action text, "ticketBound" boolean, "queueId" int, payload jsonb)
+       action text, "ticketBound" boolean, "queueId" int, "userIds" int[], payload jsonb)
     ORDER BY x.n
    RETURNING id::float8 AS id`;
 
@@ -73,6 +79,7 @@ export const pendingJson = (changes: Change[]) =>
       action: c.action,
       ticketBound: c.ticketQueueId !== undefined,
       queueId: c.ticketQueueId ?? null,
+      userIds: c.userIds ?? null,
       payload: c.payload,
     })),
   );
@@ -84,6 +91,8 @@ export function withPendingIds(changes: Change[], rows: { id: number }[]): Pendi
 }
 
 export interface FeedViewer {
+  /** The user reading: changes with member ids (`userIds`) are theirs only if listed. */
+  userId: number;
   admin: boolean;
   queueIds: readonly number[];
   allTicket: boolean;
@@ -113,7 +122,8 @@ export async function readChanges(
     return { resetRequired: true, head: counter.seq };
   }
   const rows = (await db.query(
-    `SELECT seq::float8 AS seq, entity, "entityId", action, "ticketBound", "queueId", payload
+    `SELECT seq::float8 AS seq, entity, "entityId", action, "ticketBound", "queueId", "userIds",
+            payload
        FROM change_log WHERE "companyId" = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
     [companyId, after, limit],
   )) as {
@@ -123,9 +133,12 @@ export async function readChanges(
     action: string;
     ticketBound: boolean;
     queueId: number | null;
+    userIds: number[] | null;
     payload: unknown;
   }[];
   const visible = rows.filter((r) => {
+    // Members' changes (internal chat) are theirs alone, whatever the profile.
+    if (r.userIds) return r.userIds.includes(viewer.userId);
     if (!r.ticketBound || viewer.admin) return true;
     return r.queueId == null ? viewer.allTicket : viewer.queueIds.includes(r.queueId);
   });

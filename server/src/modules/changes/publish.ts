@@ -1,4 +1,4 @@
-import { EVENT_OF_ENTITY, type CompanyEventPayload } from '@atende/shared';
+import { EVENT_OF_ENTITY, roomOfUser, type CompanyEventPayload } from '@atende/shared';
 import type { Server } from 'socket.io';
 import type { EntityManager } from 'typeorm';
 import type { AppContext } from '../../context.js';
@@ -60,7 +60,10 @@ function emitChanges(
       seq: change.seq,
     } as CompanyEventPayload<typeof name>;
     if (change.entity === 'ticket') publishListMoves(realtime, companyId, change);
-    if (
+    if (change.userIds) {
+      // Members' changes (internal chat) go to those users' own rooms, never company-wide.
+      realtime.toRooms(companyId, change.userIds.map(roomOfUser), name, payload);
+    } else if (
       change.entity === 'ticket' &&
       change.action === 'delete' &&
       change.movedToQueue !== undefined

@@ -59,6 +59,7 @@ const relayMessage = z.object({
       action: z.string(),
       payload: z.unknown(),
       ticketQueueId: z.number().nullable().optional(),
+      userIds: z.array(z.number().int()).optional(),
       before: placement.optional(),
       movedToQueue: z.number().nullable().optional(),
     }),
@@ -83,6 +84,7 @@ interface LogRow {
   action: string;
   ticketBound: boolean;
   queueId: number | null;
+  userIds: number[] | null;
   payload: object | null;
 }
 
@@ -204,7 +206,8 @@ export class FeedRelay {
       this.companies.get(companyId) === followed
     ) {
       const rows = (await this.app.ds.query(
-        `SELECT seq::float8 AS seq, entity, "entityId", action, "ticketBound", "queueId", payload
+        `SELECT seq::float8 AS seq, entity, "entityId", action, "ticketBound", "queueId",
+                "userIds", payload
            FROM change_log WHERE "companyId" = $1 AND seq > $2 AND seq <= $3
           ORDER BY seq LIMIT $4`,
         [companyId, followed.emitted, through, FILL_PAGE],
@@ -229,6 +232,7 @@ export class FeedRelay {
               action: r.action,
               payload: r.payload ?? {},
               ...(r.ticketBound && { ticketQueueId: r.queueId }),
+              ...(r.userIds && { userIds: r.userIds }),
               seq: r.seq,
             }) as RelayedChange,
         ),

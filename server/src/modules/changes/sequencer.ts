@@ -38,6 +38,7 @@ interface MovedRow {
   action: string;
   ticketBound: boolean;
   queueId: number | null;
+  userIds: number[] | null;
   payload: object | null;
 }
 
@@ -123,6 +124,7 @@ export class Sequencer {
           action: r.action,
           payload: r.payload ?? {},
           ...(r.ticketBound && { ticketQueueId: r.queueId }),
+          ...(r.userIds && { userIds: r.userIds }),
           seq: r.seq,
         } as Change & { seq: number };
       }),
@@ -151,14 +153,14 @@ export class Sequencer {
           FROM moved CROSS JOIN base),
       logged AS (
         INSERT INTO change_log ("companyId", seq, entity, "entityId", action, "ticketBound",
-               "queueId", payload, "createdAt")
-        SELECT "companyId", seq, entity, "entityId", action, "ticketBound", "queueId", payload,
-               "createdAt" FROM numbered),
+               "queueId", "userIds", payload, "createdAt")
+        SELECT "companyId", seq, entity, "entityId", action, "ticketBound", "queueId", "userIds",
+               payload, "createdAt" FROM numbered),
       counted AS (
         UPDATE change_counters SET seq = seq + (SELECT count(*) FROM moved)
          WHERE "companyId" = ${companyId})
       SELECT id::float8 AS id, seq::float8 AS seq, entity, "entityId", action, "ticketBound",
-             "queueId", CASE WHEN id = ANY('{${localIds.join(',')}}'::bigint[]) THEN NULL
+             "queueId", "userIds", CASE WHEN id = ANY('{${localIds.join(',')}}'::bigint[]) THEN NULL
                              ELSE payload END AS payload
         FROM numbered ORDER BY seq;
       COMMIT;`;

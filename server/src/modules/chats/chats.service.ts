@@ -3,7 +3,6 @@
 import {
   CHAT_MESSAGES_PAGE_SIZE,
   CHATS_PAGE_SIZE,
-  roomOfUser,
   type ChatAnswer,
   type CompanyEventPayload,
   type InternalChatMessageAnswer,
@@ -11,6 +10,7 @@ import {
 import type { DataSource, EntityManager } from 'typeorm';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
+import { withChanges, type ChangeList } from '../changes/index.js';
 
 type Db = DataSource | EntityManager;
 
@@ -81,14 +81,25 @@ async function memberIds(db: Db, companyId: number, chatId: number): Promise<num
   return rows.map((r) => r.userId);
 }
 
-/** Chat events go to the members' own rooms only (never the company room). */
-function emitToMembers(
-  app: AppContext,
-  companyId: number,
+/**
+ * A chat change for the members only: numbered in the company's change feed with their ids, so
+ * `GET /sync/changes` hands it to them alone and its socket event goes to their own rooms
+ * (never the company room). Pushed inside the writer's transaction (`withChanges`).
+ */
+function toMembers(
+  changes: ChangeList,
+  chatId: number,
   members: number[],
   payload: CompanyEventPayload<'chat'>,
 ): void {
-  app.realtime.toRooms(companyId, members.map(roomOfUser), 'chat', payload);
+  if (!members.length) return;
+  changes.push({
+    entity: 'chat',
+    entityId: chatId,
+    action: payload.action,
+    payload,
+    userIds: [...new Set(members)],
+  });
 }
 
 export async function listChats(
@@ -141,7 +152,7 @@ export async function createChat(
   input: { title: string; users: number[] },
 ): Promise<ChatAnswer> {
   const members = [...new Set([ownerId, ...input.users])];
-  const view = await app.ds.transaction(async (tx) => {
+  return withChanges(app, companyId, async (tx, changes) => {
     const [chat] = (await tx.query(
       `INSERT INTO chats ("companyId", title, "ownerId") VALUES ($1, $2, $3) RETURNING id`,
       [companyId, input.title, ownerId],
@@ -151,10 +162,10 @@ export async function createChat(
        SELECT $1, $2, u FROM unnest($3::int[]) AS u`,
       [companyId, chat!.id, members],
     );
-    return chatView(tx, companyId, chat!.id);
+    const view = await chatView(tx, companyId, chat!.id);
+    toMembers(changes, view.id, members, { action: 'create', chat: view });
+    return view;
   });
-  emitToMembers(app, companyId, members, { action: 'create', chat: view });
-  return view;
 }
 
 export async function updateChat(
@@ -164,7 +175,7 @@ export async function updateChat(
   id: number,
   input: { title?: string; users?: number[] },
 ): Promise<ChatAnswer> {
-  const { view, removed } = await app.ds.transaction(async (tx) => {
+  return withChanges(app, companyId, async (tx, changes) => {
     const chat = await ownedChat(tx, companyId, userId, id);
     // The chat row lock orders this against concurrent messages of the chat.
     await tx.query(
@@ -190,18 +201,16 @@ export async function updateChat(
         [companyId, chat.id, keep],
       );
     }
-    return { view: await chatView(tx, companyId, chat.id), removed };
+    const view = await chatView(tx, companyId, chat.id);
+    toMembers(
+      changes,
+      view.id,
+      view.users.map((u) => u.userId),
+      { action: 'update', chat: view },
+    );
+    toMembers(changes, view.id, removed, { action: 'delete', chatId: view.id, id: view.id });
+    return view;
   });
-  emitToMembers(
-    app,
-    companyId,
-    view.users.map((u) => u.userId),
-    { action: 'update', chat: view },
-  );
-  if (removed.length) {
-    emitToMembers(app, companyId, removed, { action: 'delete', chatId: view.id, id: view.id });
-  }
-  return view;
 }
 
 export async function deleteChat(
@@ -210,13 +219,12 @@ export async function deleteChat(
   userId: number,
   id: number,
 ): Promise<void> {
-  const members = await app.ds.transaction(async (tx) => {
+  await withChanges(app, companyId, async (tx, changes) => {
     const chat = await ownedChat(tx, companyId, userId, id);
     const members = await memberIds(tx, companyId, chat.id);
     await tx.query(`DELETE FROM chats WHERE "companyId" = $1 AND id = $2`, [companyId, chat.id]);
-    return members;
+    toMembers(changes, chat.id, members, { action: 'delete', chatId: chat.id, id: chat.id });
   });
-  emitToMembers(app, companyId, members, { action: 'delete', chatId: id, id });
 }
 
 const MESSAGE_SQL = `
@@ -262,7 +270,7 @@ export async function sendMessage(
   chatId: number,
   message: string,
 ): Promise<InternalChatMessageAnswer> {
-  const { saved, view } = await app.ds.transaction(async (tx) => {
+  return withChanges(app, companyId, async (tx, changes) => {
     const [locked] = (await tx.query(
       `UPDATE chats c SET "lastMessage" = $4, "updatedAt" = now()
         WHERE c."companyId" = $1 AND c.id = $2
@@ -279,15 +287,15 @@ export async function sendMessage(
     const [saved] = (await tx.query(`${MESSAGE_SQL} WHERE m.id = $1`, [
       inserted!.id,
     ])) as InternalChatMessageAnswer[];
-    return { saved: saved!, view: await chatView(tx, companyId, chatId) };
+    const view = await chatView(tx, companyId, chatId);
+    toMembers(
+      changes,
+      chatId,
+      view.users.map((u) => u.userId),
+      { action: 'new-message', newMessage: saved!, chat: view },
+    );
+    return saved!;
   });
-  emitToMembers(
-    app,
-    companyId,
-    view.users.map((u) => u.userId),
-    { action: 'new-message', newMessage: saved, chat: view },
-  );
-  return saved;
 }
 
 /**
@@ -301,22 +309,24 @@ export async function readChat(
   readerId: number,
   chatId: number,
 ): Promise<ChatAnswer> {
-  const rows = (await app.ds.query(
-    `UPDATE chat_users cu
+  return withChanges(app, companyId, async (tx, changes) => {
+    const rows = (await tx.query(
+      `UPDATE chat_users cu
         SET "lastReadMessageId" = GREATEST(cu."lastReadMessageId",
               COALESCE((SELECT max(m.id) FROM chat_messages m WHERE m."chatId" = cu."chatId"), 0)),
             "updatedAt" = now()
       WHERE cu."companyId" = $1 AND cu."chatId" = $2 AND cu."userId" = $3
       RETURNING cu.id`,
-    [companyId, chatId, readerId],
-  )) as [{ id: number }[], number];
-  if (!rows[0].length) throw new AppError('ERR_NO_CHAT_FOUND');
-  const view = await chatView(app.ds, companyId, chatId);
-  emitToMembers(
-    app,
-    companyId,
-    view.users.map((u) => u.userId),
-    { action: 'update', chat: view },
-  );
-  return view;
+      [companyId, chatId, readerId],
+    )) as [{ id: number }[], number];
+    if (!rows[0].length) throw new AppError('ERR_NO_CHAT_FOUND');
+    const view = await chatView(tx, companyId, chatId);
+    toMembers(
+      changes,
+      chatId,
+      view.users.map((u) => u.userId),
+      { action: 'update', chat: view },
+    );
+    return view;
+  });
 }

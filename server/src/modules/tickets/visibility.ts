@@ -43,6 +43,7 @@ export function assertCanOpen(viewer: Viewer, ticket: { queueId: number | null }
 }
 
 export const feedViewer = (viewer: Viewer): FeedViewer => ({
+  userId: viewer.id,
   admin: isAdmin(viewer),
   queueIds: viewer.queueIds,
   allTicket: viewer.allTicket === 'enabled',

@@ -88,6 +88,68 @@ describe('internal chat page (secondary §2, §5, §9)', () => {
   );
 
   it(
+    'desktop app, server unreachable: the cached chats and thread, read only, sending disabled',
+    async () => {
+      const { platform, requests } = signedIn(agent(), (req) => {
+        // No answer at all from the server for the chats (a network failure, not a refusal).
+        if (req.path.startsWith('/chats')) throw new TypeError('Failed to fetch');
+        return respond(req);
+      });
+      const read: unknown[] = [];
+      Object.assign(platform, {
+        offlineChats: {
+          chats: async () => [chat],
+          // Newest first, as the cache answers; an older page is empty.
+          messages: async (options: { chatId: number; before?: number }) => {
+            read.push(options);
+            return options.before ? [] : [23, 22, 21].map(message);
+          },
+        },
+      });
+      await openPage(`/chats/${UUID}`);
+      expect((await screen.findByTestId('chats-offline')).textContent).toContain(
+        'Sem conexão com o servidor',
+      );
+      await screen.findByText('m23');
+      expect(screen.getAllByTestId('chat-message').map((m) => m.textContent)).toEqual([
+        expect.stringContaining('m21'),
+        expect.stringContaining('m22'),
+        expect.stringContaining('m23'),
+      ]);
+      expect(read).toEqual([{ chatId: 5, limit: 20 }]);
+      expect(screen.getByTestId('chat-offline-send').textContent).toContain(
+        'não é possível enviar',
+      );
+      const input = screen.getByTestId('chat-input') as HTMLTextAreaElement;
+      expect(input.disabled).toBe(true);
+      expect((screen.getByRole('button', { name: 'Enviar' }) as HTMLButtonElement).disabled).toBe(
+        true,
+      );
+      expect((screen.getByRole('button', { name: 'Nova' }) as HTMLButtonElement).disabled).toBe(
+        true,
+      );
+      fireEvent.keyDown(input, { key: 'Enter' });
+      // Nothing is written: no read call, no message.
+      expect(writes(requests)).toEqual([]);
+    },
+    SLOW,
+  );
+
+  it(
+    'the web build with the server unreachable shows no cached chats',
+    async () => {
+      signedIn(agent(), (req) => {
+        if (req.path.startsWith('/chats')) throw new TypeError('Failed to fetch');
+        return respond(req);
+      });
+      await openPage('/chats');
+      await screen.findByText('Nenhuma conversa.');
+      expect(screen.queryByTestId('chats-offline')).toBeNull();
+    },
+    SLOW,
+  );
+
+  it(
     'refuses a chat without title or users with the browser alerts, sending nothing',
     async () => {
       const alert = vi.spyOn(window, 'alert').mockImplementation(() => undefined);

@@ -1,6 +1,7 @@
 import { chatEndpoints, type ChatAnswer } from '@atende/shared';
 import DeleteOutline from '@mui/icons-material/DeleteOutlined';
 import Edit from '@mui/icons-material/Edit';
+import Alert from '@mui/material/Alert';
 import Badge from '@mui/material/Badge';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -19,12 +20,16 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
 import { api } from '../../api';
 import { ConfirmDialog, PageFrame, PageHeader } from '../../kit';
+import { getPlatform } from '../../platform';
 import { useSession } from '../../session/store';
 import { useCompanyEvent, useRealtime } from '../../session/useRealtime';
 import { ChatDialog } from './ChatDialog';
 import { Conversation } from './Conversation';
-import { NARROW_MAX_PX, unreadsOf, upsertChat } from './rules';
+import { NARROW_MAX_PX, unreachable, unreadsOf, upsertChat } from './rules';
 import './i18n';
+
+/** Chats read from the desktop cache when the server cannot be reached. */
+const OFFLINE_CHATS_LIMIT = 200;
 
 type ChatEvent =
   | { action: 'create' | 'update'; chat: ChatAnswer }
@@ -39,6 +44,11 @@ export default function ChatsPage() {
   const me = useSession((s) => s.user?.id);
   const narrow = useMediaQuery(`(max-width:${NARROW_MAX_PX - 0.05}px)`);
   const epoch = useRealtime((s) => s.resyncEpoch);
+  const connectedEpoch = useRealtime((s) => s.connectedEpoch);
+  const offlineChats = getPlatform().offlineChats;
+  /** The server could not be reached: the list (and the conversation) come from the cache. */
+  const [offline, setOffline] = useState(false);
+  const [retry, setRetry] = useState(0);
   const [chats, setChats] = useState<ChatAnswer[]>([]);
   const [page, setPage] = useState(1);
   const [hasMore, setHasMore] = useState(false);
@@ -56,24 +66,39 @@ export default function ChatsPage() {
         if (!live) return;
         setChats((list) => (page === 1 ? answer.records : answer.records.reduce(upsertChat, list)));
         setHasMore(answer.hasMore);
+        setOffline(false);
+      })
+      .catch(async (error: unknown) => {
+        // The desktop app reads its cache when the server is unreachable (read only).
+        if (!offlineChats || !unreachable(error)) return;
+        const cached = (await offlineChats.chats({ limit: OFFLINE_CHATS_LIMIT })) as ChatAnswer[];
+        if (!live) return;
+        setChats(cached);
+        setHasMore(false);
+        setOffline(true);
       })
       .catch(() => undefined)
       .finally(() => live && setLoaded(true));
     return () => {
       live = false;
     };
-  }, [page, epoch]);
+  }, [page, epoch, retry, offlineChats]);
+
+  // Back online (the socket connected again): the list is read from the server again.
+  useEffect(() => {
+    if (offline) setRetry((n) => n + 1);
+  }, [connectedEpoch]);
 
   const current = chats.find((c) => c.uuid === uuid) ?? (opened?.uuid === uuid ? opened : null);
 
   // A chat named by the address but not in the loaded pages.
   useEffect(() => {
-    if (!uuid || !loaded || chats.some((c) => c.uuid === uuid)) return;
+    if (!uuid || !loaded || offline || chats.some((c) => c.uuid === uuid)) return;
     api
       .call(chatEndpoints.showChatByUuid, { params: { uuid } })
       .then(setOpened)
       .catch(() => navigate('/chats', { replace: true }));
-  }, [uuid, loaded, chats, navigate]);
+  }, [uuid, loaded, offline, chats, navigate]);
 
   useEffect(() => {
     if (uuid) setTab('messages');
@@ -123,6 +148,11 @@ export default function ChatsPage() {
 
   const list = (
     <Paper variant="outlined" sx={{ height: '100%', display: 'flex', flexDirection: 'column' }}>
+      {offline && (
+        <Alert severity="warning" data-testid="chats-offline" sx={{ borderRadius: 0 }}>
+          {t('chats.offline')}
+        </Alert>
+      )}
       <Box
         sx={{ flex: 1, minHeight: 0, overflowY: 'auto' }}
         onScroll={(e) => {
@@ -139,7 +169,7 @@ export default function ChatsPage() {
         <List dense disablePadding data-testid="chat-list">
           {chats.map((chat) => {
             const unreads = unreadsOf(chat, me);
-            const owner = chat.ownerId === me;
+            const owner = chat.ownerId === me && !offline;
             return (
               <ListItemButton
                 key={chat.id}
@@ -204,7 +234,7 @@ export default function ChatsPage() {
   const conversation = (
     <Paper variant="outlined" sx={{ height: '100%', overflow: 'hidden' }}>
       {current ? (
-        <Conversation chat={current} />
+        <Conversation key={offline ? 'offline' : 'online'} chat={current} offline={offline} />
       ) : (
         <Stack sx={{ height: '100%', alignItems: 'center', justifyContent: 'center' }}>
           <Typography color="text.secondary">{t('chats.pick')}</Typography>
@@ -216,7 +246,7 @@ export default function ChatsPage() {
   return (
     <PageFrame>
       <PageHeader title={t('chats.title')}>
-        <Button variant="contained" onClick={() => setDialog({ chat: null })}>
+        <Button variant="contained" disabled={offline} onClick={() => setDialog({ chat: null })}>
           {t('chats.new')}
         </Button>
       </PageHeader>

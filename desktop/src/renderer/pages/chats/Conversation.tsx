@@ -1,5 +1,11 @@
-import { chatEndpoints, type ChatAnswer, type InternalChatMessageAnswer } from '@atende/shared';
+import {
+  CHAT_MESSAGES_PAGE_SIZE,
+  chatEndpoints,
+  type ChatAnswer,
+  type InternalChatMessageAnswer,
+} from '@atende/shared';
 import Send from '@mui/icons-material/Send';
+import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
 import IconButton from '@mui/material/IconButton';
@@ -11,9 +17,10 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api';
 import { useChatUnread } from '../../layout/chatUnread';
+import { getPlatform } from '../../platform';
 import { useSession } from '../../session/store';
 import { useCompanyEvent } from '../../session/useRealtime';
-import { OLDER_MESSAGES_THRESHOLD_PX } from './rules';
+import { OLDER_MESSAGES_THRESHOLD_PX, unreachable } from './rules';
 import './i18n';
 
 type Message = InternalChatMessageAnswer;
@@ -41,9 +48,10 @@ const merged = (a: Message[], b: Message[]) => {
 /**
  * One chat's thread: the newest page first, older pages when scrolled under 600 px from the top
  * (secondary §9), new messages live; opening it (and each message seen while open) clears the
- * caller's unread count through the read call.
+ * caller's unread count through the read call. With `offline` (the desktop app, server
+ * unreachable) the thread comes from the cache, read only: no read call, no sending.
  */
-export function Conversation({ chat }: { chat: ChatAnswer }) {
+export function Conversation({ chat, offline = false }: { chat: ChatAnswer; offline?: boolean }) {
   const { t, i18n } = useTranslation();
   const me = useSession((s) => s.user?.id);
   const [messages, setMessages] = useState<Message[]>([]);
@@ -56,8 +64,15 @@ export function Conversation({ chat }: { chat: ChatAnswer }) {
   const anchor = useRef<number | null>(null);
   const stickToBottom = useRef(true);
   const chatId = chat.id;
+  const offlineChats = getPlatform().offlineChats;
+  /** Read from the cache: the page found the server unreachable, or this thread did. */
+  const [cacheOnly, setCacheOnly] = useState(offline && !!offlineChats);
+  /** The oldest message shown, where the cache's next page starts. */
+  const oldest = useRef<number | undefined>(undefined);
+  oldest.current = messages[0]?.id;
 
   const markRead = () =>
+    !cacheOnly &&
     void api
       .call(chatEndpoints.readChat, { params: { id: chatId }, body: {} })
       // The answer is the chat as read: the shell's dot follows it even if the event was missed.
@@ -79,8 +94,23 @@ export function Conversation({ chat }: { chat: ChatAnswer }) {
   useEffect(() => {
     let live = true;
     setLoading(true);
-    api
-      .call(chatEndpoints.listChatMessages, { params: { id: chatId }, query: { pageNumber: page } })
+    const load =
+      cacheOnly && offlineChats
+        ? offlineChats
+            .messages({
+              chatId,
+              limit: CHAT_MESSAGES_PAGE_SIZE,
+              ...(page > 1 && oldest.current ? { before: oldest.current } : {}),
+            })
+            .then((rows) => ({
+              records: (rows as Message[]).reverse(),
+              hasMore: rows.length === CHAT_MESSAGES_PAGE_SIZE,
+            }))
+        : api.call(chatEndpoints.listChatMessages, {
+            params: { id: chatId },
+            query: { pageNumber: page },
+          });
+    load
       .then((answer) => {
         if (!live) return;
         const el = scroller.current;
@@ -88,12 +118,18 @@ export function Conversation({ chat }: { chat: ChatAnswer }) {
         setMessages((list) => merged(answer.records, list));
         setHasMore(answer.hasMore);
       })
-      .catch(() => undefined)
+      .catch((error: unknown) => {
+        // The server went away: the desktop app shows what its cache holds.
+        if (live && !cacheOnly && offlineChats && unreachable(error)) {
+          setPage(1);
+          setCacheOnly(true);
+        }
+      })
       .finally(() => live && setLoading(false));
     return () => {
       live = false;
     };
-  }, [chatId, page]);
+  }, [chatId, page, cacheOnly, offlineChats]);
 
   useLayoutEffect(() => {
     const el = scroller.current;
@@ -121,6 +157,7 @@ export function Conversation({ chat }: { chat: ChatAnswer }) {
   };
 
   const send = async () => {
+    if (cacheOnly) return;
     const message = text.trim();
     // Empty messages are not sent (secondary §5).
     if (!message) return;
@@ -204,9 +241,15 @@ export function Conversation({ chat }: { chat: ChatAnswer }) {
           );
         })}
       </Box>
+      {cacheOnly && (
+        <Alert severity="warning" data-testid="chat-offline-send" sx={{ borderRadius: 0 }}>
+          {t('chats.offlineSend')}
+        </Alert>
+      )}
       <Stack direction="row" spacing={1} sx={{ p: 1, alignItems: 'flex-end' }}>
         <TextField
           fullWidth
+          disabled={cacheOnly}
           size="small"
           multiline
           maxRows={5}
@@ -221,7 +264,12 @@ export function Conversation({ chat }: { chat: ChatAnswer }) {
           }}
           slotProps={{ htmlInput: { 'data-testid': 'chat-input', maxLength: 10_000 } }}
         />
-        <IconButton color="primary" aria-label={t('chats.send')} onClick={() => void send()}>
+        <IconButton
+          color="primary"
+          aria-label={t('chats.send')}
+          disabled={cacheOnly}
+          onClick={() => void send()}
+        >
           <Send />
         </IconButton>
       </Stack>

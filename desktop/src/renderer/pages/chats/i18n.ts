@@ -18,6 +18,9 @@ registerBundles({
       send: 'Enviar',
       unread: '{{count}} não lida(s)',
       members: '{{count}} participante(s)',
+      offline:
+        'Sem conexão com o servidor: estas são as conversas salvas neste computador (somente leitura).',
+      offlineSend: 'Sem conexão com o servidor: não é possível enviar mensagens agora.',
       dialog: {
         addTitle: 'Nova conversa',
         editTitle: 'Editar conversa',
@@ -46,6 +49,9 @@ registerBundles({
       send: 'Send',
       unread: '{{count}} unread',
       members: '{{count}} member(s)',
+      offline:
+        'No connection to the server: these are the chats saved on this computer (read only).',
+      offlineSend: 'No connection to the server: messages cannot be sent now.',
       dialog: {
         addTitle: 'New chat',
         editTitle: 'Edit chat',
@@ -74,6 +80,9 @@ registerBundles({
       send: 'Enviar',
       unread: '{{count}} sin leer',
       members: '{{count}} participante(s)',
+      offline:
+        'Sin conexión con el servidor: estas son las conversaciones guardadas en este equipo (solo lectura).',
+      offlineSend: 'Sin conexión con el servidor: no es posible enviar mensajes ahora.',
       dialog: {
         addTitle: 'Nueva conversación',
         editTitle: 'Editar conversación',

@@ -1,4 +1,5 @@
 import { CHAT_TITLE_REQUIRED, CHAT_USERS_REQUIRED, type ChatAnswer } from '@atende/shared';
+import { ApiError } from '../../api/errors';
 
 /** Secondary §9: older messages load when the thread is scrolled under 600 px from the top. */
 export const OLDER_MESSAGES_THRESHOLD_PX = 600;
@@ -21,3 +22,9 @@ export function upsertChat(list: ChatAnswer[], chat: ChatAnswer): ChatAnswer[] {
   const rest = list.filter((c) => c.id !== chat.id);
   return [chat, ...rest].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.id - a.id);
 }
+
+/**
+ * A request that got no answer at all (the server unreachable), not a refusal: the desktop app
+ * then reads its cache.
+ */
+export const unreachable = (error: unknown): boolean => !(error instanceof ApiError);
