@@ -119,6 +119,7 @@ export async function storeInboundBatch(
   const runner = app.ds.createQueryRunner();
   const client = (await runner.connect()) as PgClient;
   let open = false;
+  let committed: { take: number; pending: ReturnType<typeof withPendingIds> } | undefined;
   try {
     for (let take = run.length; take >= 2;) {
       const part = run.slice(0, take);
@@ -181,12 +182,9 @@ export async function storeInboundBatch(
       open = false;
       for (const p of part) p.entry.settled = true;
       domainEventsWritten(app);
-      const pending = withPendingIds(changes, inserted.rows as { id: number }[]);
-      // As one at a time: the session moves on once the agents' sockets have the messages.
-      await publishCommitted(app, companyId, pending);
-      return take;
+      committed = { take, pending: withPendingIds(changes, inserted.rows as { id: number }[]) };
+      break;
     }
-    return 0;
   } catch (err) {
     if (open) await client.query({ text: 'ROLLBACK' }).catch(() => undefined);
     logger.warn({ err, whatsappId, messages: run.length }, 'inbound batch failed');
@@ -194,4 +192,10 @@ export async function storeInboundBatch(
   } finally {
     await runner.release();
   }
+  if (!committed) return 0;
+  // As one at a time: the session moves on once the agents' sockets have the messages. The
+  // connection went back first: numbering takes one from the pool, and every session waiting
+  // here while holding its own would leave none (the failover bench's survivor stopped dead).
+  await publishCommitted(app, companyId, committed.pending);
+  return committed.take;
 }
