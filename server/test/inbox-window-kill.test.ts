@@ -35,7 +35,7 @@ afterAll(async () => {
 });
 
 it('kill -9 of a worker far behind loses at most one read; the next holder stores the rest once', async () => {
-  const [w1, w2] = await Promise.all(
+  const workers = await Promise.all(
     [0, 1].map(() => spawnTestChild(server, groups, { leaseMs: LEASE_MS, poolSize: 4 })),
   );
   const { admin } = await createCompanyWithAdmin(server);
@@ -45,7 +45,7 @@ it('kill -9 of a worker far behind loses at most one read; the next holder store
   const holder = Number(
     (await SessionLease.holder(server.app.redis, server.app.prefix, whatsappId))!.split(':')[1],
   );
-  const victim = [w1, w2].find((w) => w.child.pid === holder)!.child;
+  const victim = workers.find((w) => w.child.pid === holder)!.child;
 
   await db.query('BEGIN');
   await db.query('LOCK TABLE session_inbox IN SHARE MODE');
