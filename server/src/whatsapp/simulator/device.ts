@@ -231,9 +231,10 @@ export class SimulatedDevice {
       // What was emitted before is durable first: then the next read, and its receipts.
       await this.durable();
       if (!this.running || this.current !== 'CONNECTED') return;
+      // Read before the take: nothing but the emit between the receipt and the append.
+      const faults = await this.network.faults(this.connectionId);
       const deliveries = await this.network.takeInbox(this.connectionId, READ_BATCH);
       if (!deliveries.length) return;
-      const faults = await this.network.faults(this.connectionId);
       const messages: SimInbound[] = [];
       for (const { delivery, handovers } of deliveries) {
         if (delivery.kind !== 'message') this.emitAck(delivery);
