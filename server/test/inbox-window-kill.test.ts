@@ -34,6 +34,20 @@ afterAll(async () => {
   await server?.close();
 });
 
+/**
+ * A session's INSERT into the inbox waits for a lock. Asked inside the test's transaction, so the
+ * backend status snapshot is cleared first (Postgres keeps the first one until the end).
+ */
+async function appendWaiting(): Promise<true | undefined> {
+  await db.query('SELECT pg_stat_clear_snapshot()');
+  const { rowCount } = await db.query(
+    `SELECT 1 FROM pg_stat_activity
+      WHERE datname = current_database() AND wait_event_type = 'Lock'
+        AND query LIKE 'INSERT INTO session_inbox%'`,
+  );
+  return rowCount ? true : undefined;
+}
+
 it('kill -9 of a worker far behind loses at most one read; the next holder stores the rest once', async () => {
   const workers = await Promise.all(
     [0, 1].map(() => spawnTestChild(server, groups, { leaseMs: LEASE_MS, poolSize: 4 })),
@@ -61,17 +75,7 @@ it('kill -9 of a worker far behind loses at most one read; the next holder store
       ids.push(...(await sim.inboundBatch(messages)).ids);
     }
     // The signal: the holder's append is waiting on the lock (everything it read is in it).
-    await until(
-      async () =>
-        (
-          await db.query(
-            `SELECT 1 FROM pg_stat_activity
-              WHERE datname = current_database() AND wait_event_type = 'Lock'
-                AND query LIKE 'INSERT INTO session_inbox%'`,
-          )
-        ).rowCount || undefined,
-      10_000,
-    );
+    await until(appendWaiting, 10_000);
     handedAtKill = (await sim.deliveries(whatsappId)).handedOver;
     await killGroup(victim);
   } finally {

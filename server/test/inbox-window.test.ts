@@ -60,17 +60,20 @@ async function window(ids: string[], before: number): Promise<{ low: number; hig
   return { low: handed - stored1, high: handed - stored0 };
 }
 
-/** An INSERT into the inbox waiting for a lock (the session's append, held by the test). */
-const appendWaiting = async () =>
-  (
-    await db.query(
-      `SELECT 1 FROM pg_stat_activity
-        WHERE datname = current_database() AND wait_event_type = 'Lock'
-          AND query LIKE 'INSERT INTO session_inbox%'`,
-    )
-  ).rowCount
-    ? true
-    : undefined;
+/**
+ * An INSERT into the inbox waiting for a lock (the session's append, held by the test). Asked
+ * inside the test's open transaction, so the backend status snapshot is cleared first (Postgres
+ * keeps the first one until the transaction ends).
+ */
+const appendWaiting = async () => {
+  await db.query('SELECT pg_stat_clear_snapshot()');
+  const { rowCount } = await db.query(
+    `SELECT 1 FROM pg_stat_activity
+      WHERE datname = current_database() AND wait_event_type = 'Lock'
+        AND query LIKE 'INSERT INTO session_inbox%'`,
+  );
+  return rowCount ? true : undefined;
+};
 
 async function offer(count: number, tag: string): Promise<string[]> {
   const ids: string[] = [];
