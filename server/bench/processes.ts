@@ -27,6 +27,9 @@ export interface ProcessesResult {
     victimSessions: number;
     takeoverMs: number;
     storedOnce: number;
+    /** Not stored after the wait but durable in session_inbox (received, not handled yet). */
+    inInbox: number;
+    /** Neither stored nor in the inbox. */
     lost: number;
     /** Of the lost: handed over by the simulator (WhatsApp's receipt) and never stored. */
     lostHandedOver: number;
@@ -151,6 +154,17 @@ export async function runProcesses(
     const settleMs = performance.now() - t0;
     const missingIds = new Set(step.ids);
     for (const r of rows) missingIds.delete(r.wid);
+    // Not stored yet but durable: in a connection's inbox, waiting for its handlers.
+    const inInbox = missingIds.size
+      ? (
+          await db.query<{ id: string }>(
+            `SELECT event->'payload'->>'id' AS id FROM session_inbox
+              WHERE event->>'name' = 'message' AND event->'payload'->>'id' = ANY($1)`,
+            [[...missingIds]],
+          )
+        ).rows.map((r) => r.id)
+      : [];
+    for (const id of inInbox) missingIds.delete(id);
     // A lost message that the simulator handed over was in the killed worker's memory between
     // WhatsApp's receipt and its write-ahead inbox (the simulator never hands it over again).
     const lostIds = [...missingIds];
@@ -184,6 +198,7 @@ export async function runProcesses(
         victimSessions,
         takeoverMs,
         storedOnce: rows.filter((r) => r.n === 1).length,
+        inInbox: new Set(inInbox).size,
         lost: missingIds.size,
         lostHandedOver: handed.size,
         doubled: rows.filter((r) => r.n > 1).length,

@@ -3,6 +3,7 @@
 // processes (HTTP + sockets) and worker processes (jobs, WhatsApp sessions) on one database and
 // Redis prefix.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, openSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,7 +27,23 @@ export interface ServerProcess {
   stop: () => Promise<void>;
 }
 
-function spawnServer(env: Record<string, string>, port: number): ChildProcess {
+let logged = 0;
+
+/**
+ * Where a server's stdout (its log) goes: `BENCH_LOG_DIR/<role>-<n>.log` when set (with
+ * BENCH_LOG_LEVEL, default info), else nowhere.
+ */
+function logTarget(env: Record<string, string>): 'ignore' | number {
+  const dir = process.env.BENCH_LOG_DIR;
+  if (!dir) return 'ignore';
+  mkdirSync(dir, { recursive: true });
+  env.LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'info';
+  return openSync(path.join(dir, `${env.ROLE ?? 'all'}-${++logged}.log`), 'a');
+}
+
+function spawnServer(serverEnv: Record<string, string>, port: number): ChildProcess {
+  const env = { ...serverEnv };
+  const stdout = logTarget(env);
   return spawn(
     process.execPath,
     [
@@ -38,7 +55,7 @@ function spawnServer(env: Record<string, string>, port: number): ChildProcess {
     {
       cwd: serverDir,
       env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
-      stdio: ['ignore', 'ignore', 'inherit'],
+      stdio: ['ignore', stdout, 'inherit'],
     },
   );
 }

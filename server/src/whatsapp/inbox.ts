@@ -29,7 +29,10 @@ export interface InboxRow {
   receivedAt: Date;
 }
 
-type Queryable = Pick<DataSource | EntityManager, 'query'>;
+/** A data source, a transaction's manager, or a plain connection (the inbox writer's). */
+type Queryable =
+  | Pick<DataSource | EntityManager, 'query'>
+  | { query(sql: string, params?: unknown[]): Promise<unknown> };
 
 const byId = (a: string, b: string) => (BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0);
 

@@ -10,6 +10,12 @@ import { createSimulatorProvider } from './simulator/index.js';
 export interface ProviderNeeds {
   /** Asked before reconnecting after a 440: is the lease still ours? */
   checkOwnership: () => Promise<boolean>;
+  /**
+   * Resolves once the events raised so far are durable in the session's inbox. The simulator reads
+   * its next deliveries only then; Baileys cannot wait (it sends the receipt itself, see
+   * docs/decisions.md), its events are appended as soon as they are raised.
+   */
+  whenDurable: () => Promise<void>;
 }
 
 async function lookupPayload(app: AppContext, connection: ConnectionRef, ref: MessageRef) {
@@ -28,7 +34,10 @@ export function createProvider(
   const connectionId = String(connection.whatsappId);
   if (connection.provider === 'simulator') {
     if (!app.config.SIMULATOR) throw new Error('the simulator is off (SIMULATOR=off)');
-    return createSimulatorProvider(app, connectionId, { checkOwnership: needs.checkOwnership });
+    return createSimulatorProvider(app, connectionId, {
+      checkOwnership: needs.checkOwnership,
+      whenDurable: needs.whenDurable,
+    });
   }
   // Baileys is loaded with the first real number this process runs (see baileys/lazy.ts).
   return new LazyProvider(connectionId, async () => {

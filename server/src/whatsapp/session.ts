@@ -9,7 +9,6 @@ import { startConnectionWorker, type ConnectionWorker } from './connection-worke
 import type { ConnectionRef, InboxEntry, SessionEventHandler } from './hooks.js';
 import {
   APPEND_BATCH,
-  appendInbox,
   deadLetter,
   INBOX_EVENTS,
   isTransient,
@@ -26,6 +25,7 @@ import {
   type WhatsAppProvider,
 } from './port.js';
 import { createProvider } from './providers.js';
+import { inboxWriterOf, type InboxWriter } from './inbox-writer.js';
 import type { SessionLease } from './session-lease.js';
 
 /**
@@ -72,6 +72,9 @@ export class RunningSession {
   /** Events received and not yet durable, with when they arrived (performance.now()). */
   private readonly toAppend: { event: PortEvent; at: number }[] = [];
   private appending: Promise<void> | undefined;
+  /** Resolved once nothing received is waiting to be made durable (see whenDurable). */
+  private durableWaiters: (() => void)[] = [];
+  private readonly writer: InboxWriter;
   private readonly inboxLoop: Promise<void>;
   private wakeSignal = false;
   private wakeWaiter: (() => void) | undefined;
@@ -90,7 +93,11 @@ export class RunningSession {
     leaseMs: number,
     private readonly onEnd: (session: RunningSession, reason: 'disconnected' | 'lost') => void,
   ) {
-    this.provider = createProvider(app, ref, { checkOwnership: () => lease.held() });
+    this.writer = inboxWriterOf(app);
+    this.provider = createProvider(app, ref, {
+      checkOwnership: () => lease.held(),
+      whenDurable: () => this.whenDurable(),
+    });
     for (const name of PORT_EVENT_NAMES) {
       this.provider.events.on(name, (payload) => this.receive({ name, payload } as PortEvent));
     }
@@ -150,6 +157,17 @@ export class RunningSession {
 
   // ---- the write-ahead append: everything received while the previous INSERT ran goes in one ----
 
+  /**
+   * Resolves once every event received so far is durable in the inbox (none waiting, no INSERT
+   * running). The simulated device reads the next deliveries only then, as a client that reads
+   * its websocket no faster than it stores: what WhatsApp counts as delivered and we have only in
+   * memory is at most one read.
+   */
+  whenDurable(): Promise<void> {
+    if (!this.appending && !this.toAppend.length) return Promise.resolve();
+    return new Promise((resolve) => this.durableWaiters.push(resolve));
+  }
+
   private flushAppends() {
     if (this.appending) return;
     // Starts after the current burst: events raised in one go (a provider's loop) share an INSERT.
@@ -157,7 +175,10 @@ export class RunningSession {
       .then(() => this.appendAll())
       .finally(() => {
         this.appending = undefined;
-        if (this.toAppend.length) this.flushAppends();
+        if (this.toAppend.length) return this.flushAppends();
+        const waiters = this.durableWaiters;
+        this.durableWaiters = [];
+        for (const resolve of waiters) resolve();
       });
   }
 
@@ -165,8 +186,8 @@ export class RunningSession {
     for (let failures = 0; this.toAppend.length;) {
       const batch = this.toAppend.slice(0, APPEND_BATCH);
       try {
-        await appendInbox(
-          this.app.ds,
+        // On the process's own inbox connection: never queued behind handlers in the pool.
+        await this.writer.append(
           this.ref,
           batch.map((b) => b.event),
         );

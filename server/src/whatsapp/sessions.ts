@@ -17,6 +17,7 @@ import type { WorkerStarter } from '../jobs/bullmq.js';
 import { createRedis } from '../lib/redis.js';
 import { logger } from '../logger.js';
 import { closeConnectionQueues } from './connection-queue.js';
+import { closeInboxWriter } from './inbox-writer.js';
 import type { StartOptions } from './port.js';
 import { RunningSession, type SessionRow } from './session.js';
 import { SessionLease } from './session-lease.js';
@@ -311,6 +312,7 @@ export const startSessionManager: WorkerStarter = async (app) => {
   return {
     close: async () => {
       await manager.close();
+      await closeInboxWriter(app);
       await simulatorOf(app).close();
       await closeConnectionQueues(app);
     },

@@ -157,7 +157,10 @@ export async function storeInboundBatch(
   if (run.length < 2) return 0;
   try {
     const written = await writeKnownRun(app, ref, run, { createContacts: true });
-    // As one at a time: the session moves on once the agents' sockets have the messages.
+    // As one at a time: the session moves on once the agents' sockets have the messages. The
+    // run's connection went back first: numbering takes one from the pool, and every session
+    // waiting here while holding its own would leave none (the failover bench's survivor stopped
+    // dead that way).
     if (written.take > 0) await written.published;
     return written.take;
   } catch (err) {

@@ -18,6 +18,11 @@ export interface SimulatorProviderOptions {
   /** Subscribes to wake-ups for this connection; returns the unsubscribe function. */
   onWake: (connectionId: string, wake: () => void) => () => void;
   checkOwnership?: () => Promise<boolean>;
+  /**
+   * Resolves once what this device emitted is durable where the session keeps it. The next
+   * deliveries are read only then: a frame not yet read has no receipt.
+   */
+  whenDurable?: () => Promise<void>;
   reconnectPolicy?: ReconnectPolicy;
   maxQrCycles?: number;
   /** A new QR code every this many ms until scanned (WhatsApp: about 20 s). */
@@ -30,6 +35,12 @@ export interface SimulatorProviderOptions {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Deliveries read from the network at once at most: with `whenDurable`, what was handed over (the
+ * receipt sent) and is not yet durable is at most this many.
+ */
+export const READ_BATCH = 100;
 
 /** The connection side of a simulated device: lifecycle, reconnects and inbound delivery. */
 export class SimulatedDevice {
@@ -133,7 +144,9 @@ export class SimulatedDevice {
     this.setStatus({ status: 'CONNECTED', me: this.me });
     const faults = await this.network.faults(this.connectionId);
     if (reconnected && faults.replayOnReconnect && !faults.noReplay) {
-      for (const message of await this.network.unreadDelivered(this.connectionId)) {
+      const replay = await this.network.unreadDelivered(this.connectionId);
+      for (const [i, message] of replay.entries()) {
+        if (i % READ_BATCH === 0) await this.durable();
         await this.network.countHandover(this.connectionId, message.id);
         await this.deliver(message, faults, true);
       }
@@ -214,16 +227,27 @@ export class SimulatedDevice {
         this.onClose(control.code);
       }
     }
-    if (this.current !== 'CONNECTED') return;
-    const deliveries = await this.network.takeInbox(this.connectionId);
-    const faults = await this.network.faults(this.connectionId);
-    const messages: SimInbound[] = [];
-    for (const { delivery, handovers } of deliveries) {
-      if (delivery.kind !== 'message') this.emitAck(delivery);
-      // Counted as delivered before: real WhatsApp never sends it again.
-      else if (!faults.noReplay || handovers <= 1) messages.push(delivery.message);
+    for (;;) {
+      // What was emitted before is durable first: then the next read, and its receipts.
+      await this.durable();
+      if (!this.running || this.current !== 'CONNECTED') return;
+      // Read before the take: nothing but the emit between the receipt and the append.
+      const faults = await this.network.faults(this.connectionId);
+      const deliveries = await this.network.takeInbox(this.connectionId, READ_BATCH);
+      if (!deliveries.length) return;
+      const messages: SimInbound[] = [];
+      for (const { delivery, handovers } of deliveries) {
+        if (delivery.kind !== 'message') this.emitAck(delivery);
+        // Counted as delivered before: real WhatsApp never sends it again.
+        else if (!faults.noReplay || handovers <= 1) messages.push(delivery.message);
+      }
+      await this.deliverAll(messages, faults);
+      if (deliveries.length < READ_BATCH) return;
     }
-    await this.deliverAll(messages, faults);
+  }
+
+  private durable(): Promise<void> {
+    return this.options.whenDurable?.() ?? Promise.resolve();
   }
 
   private async deliverAll(messages: SimInbound[], faults: SimFaults) {

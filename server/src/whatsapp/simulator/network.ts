@@ -37,11 +37,11 @@ export interface SimDeliveries {
   redelivered: string[];
 }
 
-// Takes the inbox and counts each message's handover in one step: a message is either still
-// waiting or counted as delivered, never both, never neither.
+// Takes the oldest ARGV[1] rows of the inbox and counts each message's handover in one step: a
+// message is either still waiting or counted as delivered, never both, never neither.
 const TAKE_INBOX = `
-local rows = redis.call('LRANGE', KEYS[1], 0, -1)
-redis.call('DEL', KEYS[1])
+local rows = redis.call('LRANGE', KEYS[1], 0, tonumber(ARGV[1]) - 1)
+redis.call('LTRIM', KEYS[1], #rows, -1)
 local counts = {}
 for i, row in ipairs(rows) do
   local d = cjson.decode(row)
@@ -266,15 +266,19 @@ export class SimNetwork {
   }
 
   /**
-   * Everything waiting for the session, each message with the number of times it has now been
-   * handed over (1 the first time).
+   * The oldest deliveries waiting for the session (at most `limit`), each message with the number
+   * of times it has now been handed over (1 the first time).
    */
-  async takeInbox(connectionId: string): Promise<{ delivery: SimDelivery; handovers: number }[]> {
+  async takeInbox(
+    connectionId: string,
+    limit = Number.MAX_SAFE_INTEGER,
+  ): Promise<{ delivery: SimDelivery; handovers: number }[]> {
     const [rows, counts] = (await this.redis.eval(
       TAKE_INBOX,
       2,
       this.key(connectionId, 'inbox'),
       this.key(connectionId, 'delivered'),
+      Math.min(limit, 2 ** 31 - 1),
     )) as [string[], number[]];
     return rows.map((row, i) => ({
       delivery: JSON.parse(row) as SimDelivery,

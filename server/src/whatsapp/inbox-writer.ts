@@ -1,0 +1,57 @@
+// The connection a worker process writes its sessions' inbox appends on, outside the shared pool:
+// an append is the only thing between a message WhatsApp counts as delivered and its durable row,
+// so it must not queue behind handlers, consumers and jobs waiting for a pooled connection.
+// One Postgres connection per process (beyond DB_POOL_SIZE), opened on the first append and
+// opened again on the next one after it breaks.
+import pg from 'pg';
+import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions.js';
+import type { AppContext } from '../context.js';
+import { logger } from '../logger.js';
+import type { ConnectionRef } from './hooks.js';
+import { appendInbox } from './inbox.js';
+import type { PortEvent } from './port.js';
+
+export class InboxWriter {
+  private readonly pool: pg.Pool;
+
+  constructor(connectionString: string) {
+    // A pool of one: it queues the appends of every session and replaces a broken client.
+    this.pool = new pg.Pool({ connectionString, max: 1, idleTimeoutMillis: 60_000 });
+    // A client that breaks while idle is dropped by the pool; the next append opens another.
+    this.pool.on('error', (err) => logger.warn({ err }, 'inbox writer connection lost'));
+  }
+
+  /** Appends events in one statement; their ids, in the order given. */
+  append(ref: ConnectionRef, events: PortEvent[]): Promise<string[]> {
+    return appendInbox(
+      {
+        query: async (sql: string, params?: unknown[]) => (await this.pool.query(sql, params)).rows,
+      },
+      ref,
+      events,
+    );
+  }
+
+  close(): Promise<void> {
+    return this.pool.end();
+  }
+}
+
+const writers = new WeakMap<AppContext, InboxWriter>();
+
+/** This process's inbox writer (created on first use, closed by the session manager). */
+export function inboxWriterOf(app: AppContext): InboxWriter {
+  let writer = writers.get(app);
+  if (!writer) {
+    const { url } = app.ds.options as PostgresConnectionOptions;
+    if (!url) throw new Error('the data source has no url for the inbox writer');
+    writer = new InboxWriter(url);
+    writers.set(app, writer);
+  }
+  return writer;
+}
+
+/** Closes this process's inbox writer, if it was opened (appends after this fail). */
+export async function closeInboxWriter(app: AppContext): Promise<void> {
+  await writers.get(app)?.close();
+}
