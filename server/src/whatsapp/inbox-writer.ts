@@ -1,8 +1,9 @@
 // The connection a worker process writes its sessions' inbox appends on, outside the shared pool:
 // an append is the only thing between a message WhatsApp counts as delivered and its durable row,
 // so it must not queue behind handlers, consumers and jobs waiting for a pooled connection.
-// One Postgres connection per process (beyond DB_POOL_SIZE), opened on the first append and
-// opened again on the next one after it breaks.
+// One Postgres connection per process (beyond DB_POOL_SIZE), opened when the session manager
+// starts and kept (not closed when idle: opening it in a burst could meet a server out of
+// connections), opened again on the next append after it breaks.
 import pg from 'pg';
 import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions.js';
 import type { AppContext } from '../context.js';
@@ -16,7 +17,7 @@ export class InboxWriter {
 
   constructor(connectionString: string) {
     // A pool of one: it queues the appends of every session and replaces a broken client.
-    this.pool = new pg.Pool({ connectionString, max: 1, idleTimeoutMillis: 60_000 });
+    this.pool = new pg.Pool({ connectionString, max: 1, idleTimeoutMillis: 0 });
     // A client that breaks while idle is dropped by the pool; the next append opens another.
     this.pool.on('error', (err) => logger.warn({ err }, 'inbox writer connection lost'));
   }
@@ -30,6 +31,11 @@ export class InboxWriter {
       ref,
       events,
     );
+  }
+
+  /** Opens the connection now (appends retry on their own should this fail). */
+  async open(): Promise<void> {
+    await this.pool.query('SELECT 1');
   }
 
   close(): Promise<void> {

@@ -17,7 +17,7 @@ import type { WorkerStarter } from '../jobs/bullmq.js';
 import { createRedis } from '../lib/redis.js';
 import { logger } from '../logger.js';
 import { closeConnectionQueues } from './connection-queue.js';
-import { closeInboxWriter } from './inbox-writer.js';
+import { closeInboxWriter, inboxWriterOf } from './inbox-writer.js';
 import type { StartOptions } from './port.js';
 import { RunningSession, type SessionRow } from './session.js';
 import { SessionLease } from './session-lease.js';
@@ -308,6 +308,10 @@ export const startSessionManager: WorkerStarter = async (app) => {
     owner: `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`,
   });
   managers.set(app, manager);
+  // The inbox's own connection is opened before any session receives.
+  await inboxWriterOf(app)
+    .open()
+    .catch((err: unknown) => logger.warn({ err }, 'inbox writer not connected yet'));
   await manager.start();
   return {
     close: async () => {
