@@ -191,9 +191,8 @@ export type WrittenRun =
  * write of the change-feed rows and domain events, all with parameters (named statements, planned
  * once per database connection). `take` ≤ 0 when the first message does not fit (−k: the first k
  * do not), and nothing is written then. With `createContacts`, the run's new contacts and
- * missing tickets are created first (`NEW_CONTACTS_SQL`, one more statement): bursts do, the
- * one-message fast path (inbound-fast.ts, a run of one) does not, since most single messages come
- * from known contacts and a new one takes the general path there.
+ * missing tickets are created first (`NEW_CONTACTS_SQL`, one more statement); both bursts and
+ * the one-message fast path (inbound-fast.ts, a run of one) ask for it.
  */
 export async function writeKnownRun(
   app: AppContext,

@@ -29,7 +29,7 @@ export async function storeFast(
   entry?: InboxEntry,
 ): Promise<FastStored | undefined> {
   const written = await writeKnownRun(app, connection, [{ msg, entry }], {
-    createContacts: false,
+    createContacts: true,
   });
   if (written.take !== 1 || !written.messages) return undefined;
   const message = written.messages[0]!;
