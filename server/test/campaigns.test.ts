@@ -8,7 +8,7 @@ import {
   type SendClock,
   type SendPolicy,
 } from '../src/modules/governor/index.js';
-import { sweepCampaigns } from '../src/modules/campaigns/campaigns.dispatch.js';
+import { onMessagesStored, sweepCampaigns } from '../src/modules/campaigns/campaigns.dispatch.js';
 import { useCampaignClockOf } from '../src/modules/campaigns/campaigns.service.js';
 import { isSuppressed } from '../src/modules/campaigns/index.js';
 import { domainEventsSettled } from '../src/modules/changes/domain-events.js';
@@ -378,6 +378,54 @@ describe('replies and the suppression list', () => {
       ['yes', true],
       ['other', false],
     ]);
+
+    // The consumer's run handler: a run mixing a reply to a number the campaign sent to with a
+    // message from a number it never sent to and an agent's message. Written straight into the
+    // tables (no domain events, so the consumer does not see them first) and handed to it.
+    const [ref] = await q<{ ticketId: number; contactId: number }>(
+      `SELECT "ticketId", "contactId" FROM messages WHERE "companyId" = $1 AND body = 'talvez'`,
+      [c.companyId],
+    );
+    const [stranger] = await q<{ id: number }>(
+      `INSERT INTO contacts ("companyId", name, number) VALUES ($1, 'Outro', '5511955550009')
+       RETURNING id`,
+      [c.companyId],
+    );
+    const insertMessage = async (contactId: number, body: string, fromMe: boolean) =>
+      (
+        await q<{ id: number }>(
+          `INSERT INTO messages ("companyId", "whatsappId", "ticketId", "contactId", wid, "fromMe",
+                  body, ack, read, "mediaType", "createdAt")
+           VALUES ($1, $2, $3, $4, $5, $6, $7, 0, true, 'chat', now()) RETURNING id`,
+          [c.companyId, c.whatsappId, ref!.ticketId, contactId, `RUN${body}`, fromMe, body],
+        )
+      )[0]!.id;
+    const stored = (messageId: number, fromMe: boolean) => ({
+      seq: 0,
+      companyId: c.companyId,
+      type: 'message.stored' as const,
+      createdAt: new Date(),
+      payload: {
+        messageId,
+        ticketId: ref!.ticketId,
+        whatsappId: c.whatsappId,
+        fromMe,
+        origin: fromMe ? ('agent' as const) : ('inbound' as const),
+        ticketCreated: false,
+      },
+    });
+    await onMessagesStored(server.app, [
+      stored(await insertMessage(stranger!.id, 'PARE', false), false),
+      stored(await insertMessage(ref!.contactId, 'Pare', false), false),
+      stored(await insertMessage(ref!.contactId, 'Certo', true), true),
+    ]);
+    expect(await isSuppressed(server.app.ds, c.companyId, maybe)).toBe(true);
+    expect(await isSuppressed(server.app.ds, c.companyId, '5511955550009')).toBe(false);
+    const [after] = await q<{ reply: string }>(
+      `SELECT reply FROM campaign_shippings WHERE "campaignId" = $1 AND number = $2`,
+      [camp.id, maybe],
+    );
+    expect(after!.reply).toBe('stop');
   }, 120_000);
 });
 
