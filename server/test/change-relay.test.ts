@@ -94,7 +94,8 @@ it('a batch beyond a hole brings the missing numbers first, in order', async () 
   sA.close();
 });
 
-it("a members' change read from the log reaches the members' rooms only", async () => {
+/** A new agent of A (a chat's only member) and A's admin, each with a socket the relay follows. */
+async function memberAndAdmin() {
   const member = await addAgent(server, a.admin);
   const sMember = await socketOf(server, member.token);
   const sAdmin = await socketOf(server, a.admin.token);
@@ -102,6 +103,12 @@ it("a members' change read from the log reaches the members' rooms only", async 
   const adminChats = collect(sAdmin, `company-${a.companyId}-chat`);
   const adminContacts = collect(sAdmin, `company-${a.companyId}-contact`);
   await relaySettled(server.app);
+  return { member, sMember, sAdmin, memberChats, adminChats, adminContacts };
+}
+
+it("a members' change read from the log reaches the members' rooms only", async () => {
+  const { member, sMember, sAdmin, memberChats, adminChats, adminContacts } =
+    await memberAndAdmin();
   // An internal chat's change (no such chat needs to exist for the relay), its publisher dead.
   const gone = { action: 'delete' as const, chatId: 2_000_000, id: 2_000_000 };
   const [lost] = await numberedSilently([
@@ -120,13 +127,8 @@ it("a members' change read from the log reaches the members' rooms only", async 
 });
 
 it("a members' change relayed by another process (Redis) keeps its members", async () => {
-  const member = await addAgent(server, a.admin);
-  const sMember = await socketOf(server, member.token);
-  const sAdmin = await socketOf(server, a.admin.token);
-  const memberChats = collect(sMember, `company-${a.companyId}-chat`);
-  const adminChats = collect(sAdmin, `company-${a.companyId}-chat`);
-  const adminContacts = collect(sAdmin, `company-${a.companyId}-contact`);
-  await relaySettled(server.app);
+  const { member, sMember, sAdmin, memberChats, adminChats, adminContacts } =
+    await memberAndAdmin();
   const gone = { action: 'delete' as const, chatId: 2_000_001, id: 2_000_001 };
   const [numbered] = await numberedSilently([
     { entity: 'chat', entityId: gone.id, action: 'delete', payload: gone, userIds: [member.id] },
