@@ -87,13 +87,13 @@ export function SwitchInput({ name, label }: FieldProps) {
 }
 
 export interface Choice {
-  value: string | number;
+  value: string | number | boolean;
   label: string;
 }
 
 /**
  * One choice among `options`, or several with `multiple`; the field holds the options' own values
- * (a number stays a number). With `none`, a first entry of that label stands for null.
+ * (a number stays a number, a boolean a boolean). With `none`, a first entry of that label stands for null.
  */
 export function SelectInput({
   name,
@@ -131,7 +131,7 @@ export function SelectInput({
         >
           {none !== undefined && <MenuItem value="">{none}</MenuItem>}
           {options.map((o) => (
-            <MenuItem key={o.value} value={String(o.value)}>
+            <MenuItem key={String(o.value)} value={String(o.value)}>
               {o.label}
             </MenuItem>
           ))}

@@ -1,12 +1,10 @@
 import Alert from '@mui/material/Alert';
-import MenuItem from '@mui/material/MenuItem';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { campaignInput, type CampaignInput } from '@atende/shared';
 import { useEffect, useMemo, useState } from 'react';
-import { Controller, useFormContext, useWatch } from 'react-hook-form';
+import { useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api';
 import {
@@ -143,8 +141,8 @@ export function CampaignDialog(props: RecordDialogProps<Campaign>) {
     [record],
   );
   const onOff: Choice[] = [
-    { value: 0, label: t('campaigns.dialog.disabled') },
-    { value: 1, label: t('campaigns.dialog.enabled') },
+    { value: false, label: t('campaigns.dialog.disabled') },
+    { value: true, label: t('campaigns.dialog.enabled') },
   ];
 
   return (
@@ -171,7 +169,7 @@ export function CampaignDialog(props: RecordDialogProps<Campaign>) {
           autoFocus
           disabled={editable !== 'all'}
         />
-        <BooleanSelect
+        <SelectInput
           name="confirmation"
           label={t('campaigns.dialog.confirmation')}
           options={onOff}
@@ -228,40 +226,5 @@ export function CampaignDialog(props: RecordDialogProps<Campaign>) {
         testId="campaign-media"
       />
     </FormDialog>
-  );
-}
-
-/** Habilitada / Desabilitada over a boolean field. */
-function BooleanSelect({
-  name,
-  label,
-  options,
-}: {
-  name: string;
-  label: string;
-  options: Choice[];
-}) {
-  const { control } = useFormContext();
-  return (
-    <Controller
-      control={control}
-      name={name}
-      render={({ field }) => (
-        <TextField
-          select
-          fullWidth
-          label={label}
-          value={field.value === true ? '1' : '0'}
-          onChange={(e) => field.onChange(e.target.value === '1')}
-          slotProps={{ htmlInput: { 'data-testid': `campaign-${name}` } }}
-        >
-          {options.map((o) => (
-            <MenuItem key={o.value} value={String(o.value)}>
-              {o.label}
-            </MenuItem>
-          ))}
-        </TextField>
-      )}
-    />
   );
 }

@@ -288,7 +288,7 @@ export function ScheduleDialog({
                 >
                   <MenuItem value="">{t('schedules.dialog.connectionDefault')}</MenuItem>
                   {connections.map((c) => (
-                    <MenuItem key={c.value} value={String(c.value)}>
+                    <MenuItem key={String(c.value)} value={String(c.value)}>
                       {c.label}
                     </MenuItem>
                   ))}
