@@ -13,7 +13,7 @@ import { PageHeader } from '../../kit';
 import { getPlatform } from '../../platform';
 import { toast } from '../../ui/toast';
 import { useErrorToast } from '../../ui/useErrorToast';
-import { usePlanGate } from '../prompts/usePlanGate';
+import { usePlanGate } from '../../routes/planGate';
 import './i18n';
 
 const SEND = externalApiEndpoints.sendExternalMessage;

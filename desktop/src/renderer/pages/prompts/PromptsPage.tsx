@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { api } from '../../api';
 import { ListPage, useResourceList, type Column } from '../../kit';
 import { PromptDialog } from './PromptDialog';
-import { usePlanGate } from './usePlanGate';
+import { usePlanGate } from '../../routes/planGate';
 import './i18n';
 
 /** This month's token use of the company's prompts (issue 18: metering shown to the admin). */

@@ -4,10 +4,6 @@ const voicesPt = { texto: 'Texto' };
 
 registerBundles({
   'pt-BR': {
-    planGate: {
-      denied:
-        'Esta empresa não possui permissão para acessar essa página! Estamos lhe redirecionando.',
-    },
     prompts: {
       title: 'Prompts',
       add: 'Adicionar Prompt',
@@ -43,9 +39,6 @@ registerBundles({
     },
   },
   en: {
-    planGate: {
-      denied: 'This company is not allowed to access this page! Redirecting you.',
-    },
     prompts: {
       title: 'Prompts',
       add: 'Add prompt',
@@ -81,9 +74,6 @@ registerBundles({
     },
   },
   es: {
-    planGate: {
-      denied: '¡Esta empresa no tiene permiso para acceder a esta página! Lo estamos redirigiendo.',
-    },
     prompts: {
       title: 'Prompts',
       add: 'Agregar prompt',

@@ -15,7 +15,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ListPage, useResourceList, type Column, type ResourceList } from '../../kit';
 import { DeadLetters } from './DeadLetters';
-import { usePlanGate } from './planGate';
+import { usePlanGate } from '../../routes/planGate';
 import { QueueIntegrationDialog, type QueueIntegration } from './QueueIntegrationDialog';
 import './i18n';
 

@@ -2,8 +2,8 @@ import type { FeaturePlanFlag } from '@atende/shared';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
-import { useSession } from '../../session/store';
-import { toast } from '../../ui/toast';
+import { useSession } from '../session/store';
+import { toast } from '../ui/toast';
 
 /** Secondary §8, §9: the redirect waits 1 s after the toast. */
 export const PLAN_REDIRECT_MS = 1_000;
